@@ -1,0 +1,312 @@
+"""The card catalog: ``cards/*.json`` validated against the schema, looked up and searched.
+
+Public API (see docs/ENGINE.md "Cards" for the card dict):
+
+- ``load_catalog(directory=None) -> Catalog`` (the repo's ``cards/`` by default, cached)
+- ``Catalog.get(id)``, ``Catalog.cards``, ``Catalog.sets``, ``Catalog.search(q, set, kind, limit, extra)``
+- ``validate_card(data, where=...) -> dict``: one card, normalized; raises ``CatalogError``
+- ``resolve_card(spec, house_cards=()) -> dict``: catalog id, house id or inline dict -> a copy;
+  raises ``companion.engine.errors.BadAction``
+- ``export_cards(cards) -> str`` / ``import_cards(text) -> list[dict]``: house cards as a file
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import threading
+from pathlib import Path
+from typing import Any, Iterable
+
+from pydantic import TypeAdapter, ValidationError
+
+from companion.catalog import schema
+from companion.catalog import search as _search
+from companion.catalog.schema import SETS, slugify
+
+__all__ = [
+    "Catalog", "CatalogError", "DEFAULT_DIR", "EXPORT_FORMAT", "export_cards", "import_cards",
+    "load_catalog", "resolve_card", "validate_card",
+]
+
+DEFAULT_DIR = Path(__file__).resolve().parents[2] / "cards"
+EXPORT_FORMAT = "munchkin-companion-cards"
+_ADAPTER = TypeAdapter(schema.Card)
+_KIND_WORDS = ", ".join(schema.KINDS)
+
+
+class CatalogError(ValueError):
+    """A card or card file does not fit the schema. ``str()`` names the file, card and field."""
+
+    def __init__(self, message: str, *, where: str = "", card: str | None = None,
+                 field: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.where = where
+        self.card = card
+        self.field = field
+
+
+def _card_label(data: Any, index: int | None = None) -> str:
+    if isinstance(data, dict):
+        for key in ("id", "name"):
+            if isinstance(data.get(key), str) and data[key].strip():
+                return data[key]
+    return f"#{index + 1}" if index is not None else "?"
+
+
+def _explain(err: dict) -> str:
+    kind = err.get("type", "")
+    if kind == "union_tag_not_found":
+        return f"missing; one of: {_KIND_WORDS}"
+    if kind == "union_tag_invalid":
+        return f"{err.get('input')!r} is not a kind; one of: {_KIND_WORDS}"
+    if kind == "extra_forbidden":
+        return "unknown key (a typo?)"
+    if kind == "missing":
+        return "required"
+    msg = err.get("msg", "invalid")
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, "):]
+    return msg
+
+
+def _field(err: dict) -> str:
+    if err.get("type") in ("union_tag_not_found", "union_tag_invalid"):
+        return "kind"
+    return schema.error_field(err)
+
+
+def _validation_error(exc: ValidationError, where: str, label: str) -> CatalogError:
+    errors = exc.errors()
+    field = _field(errors[0])
+    parts = [f"field '{_field(e)}': {_explain(e)}" for e in errors[:3]]
+    more = f" (and {len(errors) - 3} more)" if len(errors) > 3 else ""
+    message = f"{where}: card '{label}': " + "; ".join(parts) + more
+    return CatalogError(message, where=where, card=label, field=field)
+
+
+def _check(data: Any, *, where: str, label: str, default_set: str | None = None,
+           make_id: bool = True) -> dict:
+    if not isinstance(data, dict):
+        raise CatalogError(f"{where}: card '{label}': a card must be a JSON object",
+                           where=where, card=label)
+    data = dict(data)
+    if default_set is not None:
+        data.setdefault("set", default_set)
+    try:
+        model = _ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        raise _validation_error(exc, where, label) from None
+    card = schema.normalize(model, set(data))
+    unknown_keys = set(card.get("unknown", ()))
+    bad = sorted(k for k in unknown_keys if k in card)
+    if bad:
+        raise CatalogError(f"{where}: card '{label}': field 'unknown': {bad[0]!r} is both given "
+                           "and listed as unknown", where=where, card=label, field="unknown")
+    slug = slugify(card["name"])
+    if not slug:
+        raise CatalogError(f"{where}: card '{label}': field 'name': needs letters or digits",
+                           where=where, card=label, field="name")
+    if card["set"] == "house" and make_id:
+        card["id"] = f"house/{slug}"
+    elif "id" in card and not card["id"].startswith(card["set"] + "/"):
+        raise CatalogError(f"{where}: card '{label}': field 'id': must start with "
+                           f"'{card['set']}/'", where=where, card=label, field="id")
+    if "id" in card:
+        card = {"id": card.pop("id"), **card}
+    return card
+
+
+def validate_card(data: dict, *, where: str = "inline card") -> dict:
+    """Validate one card dict and return it normalized (defaults filled, house id made).
+
+    Inline cards of a real set keep no id (a catalog id is only given by the catalog files);
+    house cards get ``house/<slug of name>``. An inline card without ``set`` is a house card.
+    """
+    label = _card_label(data)
+    return _check(data, where=where, label=label, default_set="house")
+
+
+class Catalog:
+    """Validated cards of every set file, with id lookup and fuzzy search."""
+
+    def __init__(self, cards: list[dict], sets: list[str], names: dict[str, str] | None = None):
+        self._cards = cards
+        self._by_id = {c["id"]: c for c in cards}
+        self._sets = sets
+        self.set_names = dict(names or {})
+        self._entries = [_search.make_entry(c, self._order(c, i)) for i, c in enumerate(cards)]
+
+    def _order(self, card: dict, index: int) -> tuple:
+        s = card.get("set", "house")
+        return (SETS.index(s) if s in SETS else len(SETS), index)
+
+    @property
+    def cards(self) -> list[dict]:
+        """Every catalog card (copies), in set order then file order."""
+        return copy.deepcopy(self._cards)
+
+    @property
+    def sets(self) -> list[str]:
+        return list(self._sets)
+
+    def __len__(self) -> int:
+        return len(self._cards)
+
+    def __contains__(self, card_id: object) -> bool:
+        return card_id in self._by_id
+
+    def get(self, card_id: str) -> dict | None:
+        card = self._by_id.get(card_id)
+        return copy.deepcopy(card) if card is not None else None
+
+    def search(self, q: str | None = None, set: str | None = None, kind: str | None = None,
+               limit: int = 50, extra: Iterable[dict] = ()) -> list[dict]:
+        """Cards best match first; without ``q`` every card passing the filters, stable order.
+
+        ``extra`` (a game's house cards, already validated) is searched along with the catalog.
+        """
+        entries = self._entries
+        extra = list(extra or ())
+        if extra:
+            base = len(self._cards)
+            entries = entries + [
+                _search.make_entry(c, (len(SETS) + 1, base + i)) for i, c in enumerate(extra)
+                if isinstance(c, dict)]
+        found = _search.search(entries, q, set=set, kind=kind, limit=limit)
+        return [copy.deepcopy(e.card) for e in found]
+
+
+def _load_file(path: Path, where: str) -> tuple[schema.SetFile, list[dict]]:
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise CatalogError(f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}): "
+                           f"{exc.msg}", where=where) from None
+    try:
+        head = schema.SetFile.model_validate(raw)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = schema.error_field(err)
+        raise CatalogError(f"{where}: field '{field}': {_explain(err)}", where=where,
+                           field=field) from None
+    cards = []
+    for i, data in enumerate(head.cards):
+        label = _card_label(data, i)
+        card = _check(data, where=where, label=label, default_set=head.set, make_id=False)
+        if card["set"] != head.set:
+            raise CatalogError(f"{where}: card '{label}': field 'set': {card['set']!r} in the "
+                               f"file of set {head.set!r}", where=where, card=label, field="set")
+        if "id" not in card:
+            card = {"id": f"{head.set}/{slugify(card['name'])}", **card}
+        cards.append(card)
+    return head, cards
+
+
+def _load(directory: Path) -> Catalog:
+    if not directory.is_dir():
+        raise CatalogError(f"{directory}: no such card directory", where=str(directory))
+    files = sorted(directory.glob("*.json"))
+    loaded = []
+    for path in files:
+        where = f"{directory.name}/{path.name}"
+        head, cards = _load_file(path, where)
+        loaded.append((head, cards, where))
+    loaded.sort(key=lambda t: (SETS.index(t[0].set), t[2]))
+    all_cards: list[dict] = []
+    seen: dict[str, str] = {}
+    sets: list[str] = []
+    names: dict[str, str] = {}
+    for head, cards, where in loaded:
+        if head.set not in sets:
+            sets.append(head.set)
+        names[head.set] = head.name
+        for card in cards:
+            if card["id"] in seen:
+                raise CatalogError(f"{where}: card '{card['id']}': field 'id': already used in "
+                                   f"{seen[card['id']]}", where=where, card=card["id"],
+                                   field="id")
+            seen[card["id"]] = where
+            all_cards.append(card)
+    return Catalog(all_cards, sets, names)
+
+
+_CACHE: dict[str, Catalog] = {}
+_LOCK = threading.Lock()
+
+
+def load_catalog(directory: str | Path | None = None) -> Catalog:
+    """Load and validate every ``*.json`` set file; the default directory is loaded once."""
+    if directory is None:
+        with _LOCK:
+            if "default" not in _CACHE:
+                _CACHE["default"] = _load(DEFAULT_DIR)
+            return _CACHE["default"]
+    return _load(Path(directory))
+
+
+def _bad_action(message: str):
+    from companion.engine.errors import BadAction
+
+    return BadAction(message)
+
+
+def resolve_card(spec: Any, *, house_cards: Iterable[dict] = ()) -> dict:
+    """A catalog id, a house card id or an inline card dict -> a normalized card (a copy)."""
+    if isinstance(spec, str):
+        card_id = spec.strip()
+        for card in house_cards or ():
+            if isinstance(card, dict) and card.get("id") == card_id:
+                return copy.deepcopy(card)
+        card = load_catalog().get(card_id)
+        if card is None:
+            if card_id.startswith("house/"):
+                raise _bad_action(f"This table has no house card '{card_id}'.")
+            raise _bad_action(f"There is no card '{card_id}' in the catalog. Search for it by "
+                              "name, or add it as a house card.")
+        return card
+    if isinstance(spec, dict):
+        try:
+            return validate_card(spec, where="inline card")
+        except CatalogError as exc:
+            raise _bad_action(f"That card is not valid: {exc}") from None
+    raise _bad_action("A card is a catalog id (like 'classic/drooling-slime') or a card's facts.")
+
+
+def export_cards(cards: Iterable[dict]) -> str:
+    """House cards as a JSON data file another table can import."""
+    out = [validate_card(c, where="exported card") for c in cards]
+    return json.dumps({"format": EXPORT_FORMAT, "version": 1, "cards": out},
+                      indent=2, ensure_ascii=False) + "\n"
+
+
+def import_cards(text: str | bytes) -> list[dict]:
+    """Cards from an exported file (also accepts a bare list or a set file's ``cards``)."""
+    where = "imported file"
+    try:
+        raw = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CatalogError(f"{where}: not valid JSON: {exc}", where=where) from None
+    if isinstance(raw, dict):
+        fmt = raw.get("format")
+        if fmt is not None and fmt != EXPORT_FORMAT:
+            raise CatalogError(f"{where}: field 'format': {fmt!r} is not {EXPORT_FORMAT!r}",
+                               where=where, field="format")
+        cards = raw.get("cards")
+    else:
+        cards = raw
+    if not isinstance(cards, list):
+        raise CatalogError(f"{where}: field 'cards': expected a list of cards", where=where,
+                           field="cards")
+    out = []
+    seen = set()
+    for i, data in enumerate(cards):
+        card = _check(data, where=where, label=_card_label(data, i), default_set="house")
+        key = card.get("id") or (card["set"], card["name"])
+        if key in seen:
+            raise CatalogError(f"{where}: card '{_card_label(data, i)}': field 'name': appears "
+                               "twice", where=where, card=_card_label(data, i), field="name")
+        seen.add(key)
+        out.append(card)
+    return out

@@ -1,0 +1,291 @@
+"""The card schema of docs/ENGINE.md ("Cards" and "Effects") as pydantic v2 models.
+
+One model per kind, joined in a discriminated union on ``kind``. Every model forbids unknown
+keys, so a typo in a data file ("treasure" for "treasures") is an error rather than a silently
+ignored fact. ``normalize`` turns a validated model back into the plain card dict the rest of
+the app shares, with the documented defaults filled in.
+
+Keys added beyond ENGINE.md's table (all optional):
+
+- ``slug``: a race or class card's slug when it is not the slug of its name (ENGINE.md names it).
+- ``disagreement``: where the public sources differ on a fact, what the other source says.
+- ``aka``: other printed names of the same card (older printings, other sources), for search.
+- ``copies``: how many copies of the card the set's decks hold (catalog data only).
+- ``unknown``: fact keys the sources do not give (e.g. ``["level"]``); they are left out of
+  the card rather than invented, and no default is filled in for them.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Annotated, Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, model_validator
+
+SETS: tuple[str, ...] = ("classic", "oz", "spell-skool", "russia", "tails", "house")
+KINDS: tuple[str, ...] = (
+    "monster", "curse", "enhancer", "item", "one-shot", "race", "class", "half-breed",
+    "super-munchkin", "ally", "go-up-a-level", "other",
+)
+SLOTS: tuple[str, ...] = ("headgear", "armor", "footgear", "1-hand", "2-hands", "other")
+LOSE_SLOTS: tuple[str, ...] = ("headgear", "armor", "footgear", "1-hand", "2-hands", "other",
+                               "big", "any")
+STATS: tuple[str, ...] = (
+    "strength", "run_away", "hand_limit", "big_items", "wins_ties", "helper_levels",
+    "level_only", "auto_escape", "treasures", "levels",
+)
+FLAG_STATS: frozenset[str] = frozenset({"wins_ties", "helper_levels", "level_only", "auto_escape"})
+ROLES: tuple[str, ...] = ("fighting", "helping", "helped")
+
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=60)]
+Text = Annotated[str, Field(min_length=1, max_length=600)]
+Name = Annotated[str, Field(min_length=1, max_length=80)]
+SmallInt = Annotated[StrictInt, Field(ge=-99, le=99)]
+
+
+def slugify(text: str) -> str:
+    """``"3,872 Orcs"`` -> ``"3872-orcs"``; ``"Help Me Out Here!"`` -> ``"help-me-out-here"``."""
+    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    text = text.lower().replace("&", " and ").replace("'", "").replace(",", "")
+    return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=False, populate_by_name=True)
+
+
+class Condition(_Strict):
+    """``if`` of an effect: every key present must hold."""
+
+    race: Optional[Slug] = None
+    class_: Optional[Slug] = Field(default=None, alias="class")
+    sex: Optional[Literal["male", "female"]] = None
+    role: Optional[Literal["fighting", "helping", "helped"]] = None
+    tag: Optional[Slug] = None
+
+
+class Effect(_Strict):
+    stat: Literal[
+        "strength", "run_away", "hand_limit", "big_items", "wins_ties", "helper_levels",
+        "level_only", "auto_escape", "treasures", "levels",
+    ]
+    value: Optional[SmallInt] = None
+    if_: Optional[Condition] = Field(default=None, alias="if")
+    per: Optional[Literal["empty_hand"]] = None
+    drawback: StrictBool = False
+
+    @model_validator(mode="after")
+    def _value_needed(self):
+        if self.value is None:
+            if self.stat in FLAG_STATS:
+                self.value = 1
+            else:
+                raise ValueError(f"an effect on '{self.stat}' needs a 'value'")
+        return self
+
+
+class BadStuff(_Strict):
+    levels: Annotated[StrictInt, Field(ge=0, le=10)] = 0
+    death: StrictBool = False
+    summary: Optional[Text] = None
+
+
+class Requires(_Strict):
+    race: Optional[Slug] = None
+    class_: Optional[Slug] = Field(default=None, alias="class")
+    sex: Optional[Literal["male", "female"]] = None
+    not_race: Optional[Slug] = None
+    not_class: Optional[Slug] = None
+    not_sex: Optional[Literal["male", "female"]] = None
+
+
+class _Card(_Strict):
+    id: Optional[Annotated[str, Field(pattern=r"^[a-z0-9-]+/[a-z0-9]+(-[a-z0-9]+)*$")]] = None
+    set: Literal["classic", "oz", "spell-skool", "russia", "tails", "house"]
+    name: Name
+    summary: Text
+    effects: list[Effect] = Field(default_factory=list, max_length=20)
+    sources: list[Text] = Field(default_factory=list, max_length=10)
+    disagreement: Optional[Text] = None
+    aka: list[Name] = Field(default_factory=list, max_length=10)
+    copies: Optional[Annotated[StrictInt, Field(ge=1, le=20)]] = None
+    unknown: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=20)
+
+
+class Monster(_Card):
+    kind: Literal["monster"]
+    level: Optional[Annotated[StrictInt, Field(ge=0, le=99)]] = None
+    treasures: Optional[Annotated[StrictInt, Field(ge=0, le=20)]] = None
+    levels: Optional[Annotated[StrictInt, Field(ge=0, le=10)]] = None
+    tags: list[Slug] = Field(default_factory=list, max_length=10)
+    bad_stuff: Optional[BadStuff] = None
+
+
+class Curse(_Card):
+    kind: Literal["curse"]
+    bonus: Optional[SmallInt] = None
+    duration: Literal["once", "next_fight", "lasting"] = "once"
+    lose_levels: Optional[Annotated[StrictInt, Field(ge=0, le=10)]] = None
+    lose_slot: Optional[Literal["headgear", "armor", "footgear", "1-hand", "2-hands", "other",
+                                "big", "any"]] = None
+    change_sex: Optional[StrictBool] = None
+
+
+class Enhancer(_Card):
+    kind: Literal["enhancer"]
+    bonus: Optional[SmallInt] = None
+    treasures: Optional[Annotated[StrictInt, Field(ge=-10, le=10)]] = None
+    mate: Optional[StrictBool] = None
+
+
+class Item(_Card):
+    kind: Literal["item"]
+    bonus: Optional[SmallInt] = None
+    slot: Optional[Literal["headgear", "armor", "footgear", "1-hand", "2-hands", "other"]] = None
+    big: Optional[StrictBool] = None
+    gold: Optional[Annotated[StrictInt, Field(ge=0, le=10000)]] = None
+    requires: Optional[Requires] = None
+    tags: list[Slug] = Field(default_factory=list, max_length=10)
+
+
+class OneShot(_Card):
+    kind: Literal["one-shot"]
+    bonus: Optional[SmallInt] = None
+    gold: Optional[Annotated[StrictInt, Field(ge=0, le=10000)]] = None
+
+
+class Race(_Card):
+    kind: Literal["race"]
+    slug: Optional[Slug] = None
+
+
+class Class(_Card):
+    kind: Literal["class"]
+    slug: Optional[Slug] = None
+
+
+class HalfBreed(_Card):
+    kind: Literal["half-breed"]
+
+
+class SuperMunchkin(_Card):
+    kind: Literal["super-munchkin"]
+
+
+class Ally(_Card):
+    kind: Literal["ally"]
+    bonus: Optional[SmallInt] = None
+
+
+class GoUpALevel(_Card):
+    kind: Literal["go-up-a-level"]
+    levels: Optional[Annotated[StrictInt, Field(ge=1, le=10)]] = None
+
+
+class Other(_Card):
+    kind: Literal["other"]
+
+
+Card = Annotated[
+    Union[Monster, Curse, Enhancer, Item, OneShot, Race, Class, HalfBreed, SuperMunchkin, Ally,
+          GoUpALevel, Other],
+    Field(discriminator="kind"),
+]
+
+MODELS: dict[str, type[_Card]] = {
+    "monster": Monster, "curse": Curse, "enhancer": Enhancer, "item": Item, "one-shot": OneShot,
+    "race": Race, "class": Class, "half-breed": HalfBreed, "super-munchkin": SuperMunchkin,
+    "ally": Ally, "go-up-a-level": GoUpALevel, "other": Other,
+}
+
+
+class SetFile(_Strict):
+    """One data file under ``cards/``: ``{"set", "name", "sources", "cards"}``."""
+
+    set: Literal["classic", "oz", "spell-skool", "russia", "tails", "house"]
+    name: Name
+    sources: list[Text] = Field(default_factory=list)
+    cards: list[Any]
+
+
+# Defaults filled by normalize() when a key is absent and not listed in ``unknown``.
+_DEFAULTS: dict[str, dict[str, Any]] = {
+    "monster": {"levels": 1, "treasures": 1},
+    "enhancer": {"bonus": 0, "treasures": 0},
+    "item": {"bonus": 0, "big": False},
+    "one-shot": {"bonus": 0},
+    "ally": {"bonus": 0},
+    "curse": {},
+    "go-up-a-level": {"levels": 1},
+}
+
+# The order of keys in a normalized card (anything else follows in model order).
+_ORDER = ("id", "set", "name", "kind", "slug", "summary", "level", "treasures", "levels", "tags",
+          "bad_stuff", "bonus", "slot", "big", "gold", "requires", "mate", "duration",
+          "lose_levels", "lose_slot", "change_sex", "effects", "aka", "copies", "unknown",
+          "sources", "disagreement")
+
+# Keys whose ``None`` is a fact (gold: No Value) rather than "absent".
+_NULL_IS_FACT = {"gold"}
+
+
+def _effect_dict(effect: Effect) -> dict:
+    cond = effect.if_.model_dump(by_alias=True, exclude_none=True) if effect.if_ else {}
+    return {"stat": effect.stat, "value": effect.value, "if": cond, "per": effect.per,
+            "drawback": effect.drawback}
+
+
+def normalize(model: _Card, fields_set: set[str]) -> dict:
+    """The plain card dict for a validated model, defaults filled, absent facts left out."""
+    out: dict[str, Any] = {}
+    raw = model.model_dump(by_alias=True)
+    for key, value in raw.items():
+        if key == "effects":
+            out["effects"] = [_effect_dict(e) for e in model.effects]
+        elif key == "bad_stuff":
+            if model.bad_stuff is not None:  # type: ignore[attr-defined]
+                out["bad_stuff"] = model.bad_stuff.model_dump(exclude_none=True)  # type: ignore[attr-defined]
+        elif key == "requires":
+            if value:
+                out["requires"] = {k: v for k, v in value.items() if v is not None}
+        elif key in ("aka", "unknown", "sources") and not value:
+            if key == "sources":
+                out[key] = []
+            continue
+        elif value is None:
+            if key in _NULL_IS_FACT and key in fields_set:
+                out[key] = None
+        else:
+            out[key] = value
+    kind = out["kind"]
+    unknown = set(out.get("unknown", ()))
+    for key, default in _DEFAULTS.get(kind, {}).items():
+        if key not in out and key not in unknown:
+            out[key] = default
+    if kind == "monster" and "bad_stuff" in out:
+        out["bad_stuff"].setdefault("levels", 0)
+        out["bad_stuff"].setdefault("death", False)
+    if kind == "monster":
+        out.setdefault("tags", [])
+    if kind == "enhancer":
+        out["mate"] = bool(out.get("mate", False))
+    if kind == "curse" and "change_sex" in out:
+        out["change_sex"] = bool(out["change_sex"])
+    ordered = {k: out[k] for k in _ORDER if k in out}
+    ordered.update({k: v for k, v in out.items() if k not in ordered})
+    return ordered
+
+
+def error_field(err: dict) -> str:
+    """The dotted field path of a pydantic error, without the union's kind tag."""
+    parts = [str(p) for p in err.get("loc", ())]
+    if parts and parts[0] in MODELS:
+        parts = parts[1:]
+    return ".".join(parts) or "card"
+
+
+__all__ = [
+    "BadStuff", "Card", "Condition", "Effect", "Item", "MODELS", "Monster", "SETS", "KINDS",
+    "SLOTS", "STATS", "SetFile", "ValidationError", "error_field", "normalize", "slugify",
+]

@@ -1,0 +1,474 @@
+"""What the cards in front of a player add up to, and what the rules let them put there.
+
+Pure functions over the player dict of docs/ENGINE.md (``level``, ``sex``, ``gear_adjust``,
+``cards`` of ``{"iid", "card", "equipped"}``) and an ``editions.Edition``. Nothing here knows
+about a game, a fight or a database: ``combat.py`` asks this module for a player's effects
+and items and adds the monster side itself.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from .editions import Edition
+from .errors import BadAction, RuleViolation
+
+Card = dict[str, Any]
+Player = dict[str, Any]
+Effect = dict[str, Any]
+
+HAND_SLOTS = {"1-hand": 1, "2-hands": 2}
+SINGLE_SLOTS = ("headgear", "armor", "footgear")
+SLOT_WORDS = {"headgear": "headgear", "armor": "armor", "footgear": "footgear"}
+# kinds whose effects belong to the player while the card lies in front of them
+CHARACTER_KINDS = ("race", "class", "ally", "curse")
+
+
+# ---------------------------------------------------------------- small helpers
+
+
+def slugify(text: str) -> str:
+    """``"Chess Club"`` -> ``"chess-club"``."""
+    return re.sub(r"[^a-z0-9]+", "-", str(text).lower()).strip("-")
+
+
+def card_slug(card: Card) -> str:
+    """A race or class card is named by its ``slug``, else by the slug of its printed name."""
+    return card.get("slug") or slugify(card.get("name", ""))
+
+
+def title(slug: str) -> str:
+    """``"chess-club"`` -> ``"Chess Club"``, for sentences."""
+    return " ".join(w.capitalize() for w in slug.split("-"))
+
+
+def article(word: str) -> str:
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
+def as_list(value: Any) -> list:
+    """Effect and requirement values may be one slug or a list of slugs (any of them)."""
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple, set)) else [value]
+
+
+def player_name(player: Player) -> str:
+    return player.get("name") or f"Player {player.get('id', '?')}"
+
+
+def cards_of(player: Player, *kinds: str) -> list[dict]:
+    """The ``{"iid", "card", "equipped"}`` entries in front of a player, of the given kinds."""
+    return [e for e in player.get("cards", []) if e["card"].get("kind") in kinds]
+
+
+# ---------------------------------------------------------------- races and classes
+
+
+def race_cards(player: Player) -> list[Card]:
+    return [e["card"] for e in cards_of(player, "race")]
+
+
+def class_cards(player: Player) -> list[Card]:
+    return [e["card"] for e in cards_of(player, "class")]
+
+
+def has_half_breed(player: Player) -> bool:
+    return bool(cards_of(player, "half-breed"))
+
+
+def has_super_munchkin(player: Player) -> bool:
+    return bool(cards_of(player, "super-munchkin"))
+
+
+def races(player: Player, edition: Edition) -> list[str]:
+    """Race slugs; a player with no race card is the edition's default race (human), if any."""
+    found = [card_slug(c) for c in race_cards(player)]
+    if not found and edition.default_race:
+        return [edition.default_race]
+    return found
+
+
+def classes(player: Player, edition: Edition) -> list[str]:
+    """Class (Spell Skool: club) slugs; no class card means no class."""
+    return [card_slug(c) for c in class_cards(player)]
+
+
+def free_race(player: Player, edition: Edition) -> str | None:
+    """The race whose drawbacks the player sheds: a lone race card plus Half-Breed."""
+    if edition.lone_card_sheds_drawbacks and has_half_breed(player):
+        cards = race_cards(player)
+        if len(cards) == 1:
+            return card_slug(cards[0])
+    return None
+
+
+def free_class(player: Player, edition: Edition) -> str | None:
+    """The class whose drawbacks the player sheds: a lone class card plus Super Munchkin."""
+    if edition.lone_card_sheds_drawbacks and has_super_munchkin(player):
+        cards = class_cards(player)
+        if len(cards) == 1:
+            return card_slug(cards[0])
+    return None
+
+
+# ---------------------------------------------------------------- items
+
+
+def usable(item: Card, player: Player, edition: Edition) -> str | None:
+    """None when the player may use the item now, else the reason in a short sentence.
+
+    A lone race with Half-Breed (class with Super Munchkin) keeps the right to class-only
+    items and loses the ban on forbidden ones, in the editions that say so.
+    """
+    req = item.get("requires") or {}
+    my_races, my_classes = races(player, edition), classes(player, edition)
+    for key, value in req.items():
+        wanted = as_list(value)
+        if key == "race" and not set(wanted) & set(my_races):
+            return "only " + " or ".join(article(title(w)) for w in wanted) + " can use it"
+        if key == "class" and not set(wanted) & set(my_classes):
+            return "only " + " or ".join(article(title(w)) for w in wanted) + " can use it"
+        if key == "sex" and player.get("sex") not in wanted:
+            return "only " + " or ".join(article(w) for w in wanted) + " character can use it"
+        if key == "not_race":
+            banned = (set(wanted) & set(my_races)) - {free_race(player, edition)}
+            if banned:
+                return f"{article(title(sorted(banned)[0]))} cannot use it"
+        if key == "not_class":
+            banned = (set(wanted) & set(my_classes)) - {free_class(player, edition)}
+            if banned:
+                return f"{article(title(sorted(banned)[0]))} cannot use it"
+    return None
+
+
+def item_rows(player: Player, edition: Edition) -> list[dict]:
+    """Every item in front of the player with whether it counts now and, if not, why.
+
+    An equipped item counts when its user restriction holds and its slot still has room;
+    the slot check only matters for a state the equip check would have refused.
+    """
+    rows = []
+    used = {s: 0 for s in SINGLE_SLOTS}
+    hands = 0
+    for entry in cards_of(player, "item"):
+        card = entry["card"]
+        slot = card.get("slot") or "other"
+        why = None
+        if not entry.get("equipped"):
+            why = "carried, not equipped"
+        else:
+            why = usable(card, player, edition)
+            if why is None:
+                if slot in used:
+                    if used[slot] >= 1:
+                        why = f"another {SLOT_WORDS[slot]} is already equipped"
+                    else:
+                        used[slot] += 1
+                elif slot in HAND_SLOTS:
+                    if hands + HAND_SLOTS[slot] > 2:
+                        why = "no free hand for it"
+                    else:
+                        hands += HAND_SLOTS[slot]
+        rows.append({
+            "iid": entry["iid"], "name": card.get("name", "?"), "slot": slot,
+            "big": bool(card.get("big")), "bonus": card.get("bonus") or 0,
+            "gold": card.get("gold"), "equipped": bool(entry.get("equipped")),
+            "counts": why is None, "why_not": why, "card": card,
+        })
+    return rows
+
+
+def empty_hands(player: Player, edition: Edition) -> int:
+    """Hands not filled by an equipped usable hand item (each player has two)."""
+    used = sum(HAND_SLOTS.get(r["slot"], 0) for r in item_rows(player, edition) if r["counts"])
+    return max(0, 2 - used)
+
+
+# ---------------------------------------------------------------- effects
+
+
+def _tagged(effect: Effect, card: Card, iid: Any, **extra: Any) -> Effect:
+    out = dict(effect)
+    out.setdefault("source", card.get("name", "?"))
+    out["card_kind"] = card.get("kind")
+    out["iid"] = iid
+    out.update(extra)
+    return out
+
+
+def active_effects(player: Player, edition: Edition) -> list[Effect]:
+    """The effects a player carries: race, class, ally, staying curses, counting items.
+
+    Each effect is a copy with ``source`` (card name), ``card_kind`` and ``iid`` added; the
+    plain ``bonus`` of an item, ally or curse appears as an unconditional strength effect
+    (``plain: true``), so a caller adds strength from one list. Drawbacks of a lone race with
+    Half-Breed or a lone class with Super Munchkin are left out where the edition says so.
+    """
+    out: list[Effect] = []
+    shed = {("race", free_race(player, edition)), ("class", free_class(player, edition))}
+    for entry in player.get("cards", []):
+        card = entry["card"]
+        kind = card.get("kind")
+        if kind not in CHARACTER_KINDS:
+            continue
+        if kind == "curse" and card.get("duration", "lasting") == "once":
+            continue  # a once-only curse has acted already and is not kept
+        if card.get("bonus"):
+            out.append(_tagged({"stat": "strength", "value": card["bonus"]}, card,
+                               entry["iid"], plain=True))
+        for eff in card.get("effects") or []:
+            if eff.get("drawback") and (kind, card_slug(card)) in shed:
+                continue
+            out.append(_tagged(eff, card, entry["iid"]))
+    for row in item_rows(player, edition):
+        if not row["counts"]:
+            continue
+        card = row["card"]
+        if card.get("bonus"):
+            out.append(_tagged({"stat": "strength", "value": card["bonus"]}, card,
+                               row["iid"], plain=True))
+        for eff in card.get("effects") or []:
+            out.append(_tagged(eff, card, row["iid"]))
+    return out
+
+
+def holder_meets(cond: dict | None, player: Player, edition: Edition, *,
+                 roles: Iterable[str] | None = None, tags: Iterable[str] | None = None) -> bool:
+    """Whether an ``if`` on a player's own card holds for its holder.
+
+    ``roles``/``tags`` are the fight's context; None means outside a fight, where an
+    effect that needs a role or a monster tag does not apply.
+    """
+    if not cond:
+        return True
+    for key, value in cond.items():
+        wanted = as_list(value)
+        if key == "race":
+            ok = bool(set(wanted) & set(races(player, edition)))
+        elif key == "class":
+            ok = bool(set(wanted) & set(classes(player, edition)))
+        elif key == "sex":
+            ok = player.get("sex") in wanted
+        elif key == "not_race":
+            ok = not set(wanted) & set(races(player, edition))
+        elif key == "not_class":
+            ok = not set(wanted) & set(classes(player, edition))
+        elif key == "role":
+            ok = roles is not None and bool(set(wanted) & set(roles))
+        elif key == "tag":
+            ok = tags is not None and bool(set(wanted) & set(tags))
+        else:
+            ok = False  # a condition we cannot judge never silently applies
+        if not ok:
+            return False
+    return True
+
+
+def effect_value(effect: Effect, player: Player, edition: Edition) -> int:
+    """The effect's value, multiplied out when it counts the holder's empty hands."""
+    value = effect.get("value", 0)
+    if isinstance(value, bool):
+        value = int(value)
+    if effect.get("per") == "empty_hand":
+        return value * empty_hands(player, edition)
+    return value
+
+
+def _stat_values(player: Player, edition: Edition, stat: str) -> list[int]:
+    return [effect_value(e, player, edition) for e in active_effects(player, edition)
+            if e.get("stat") == stat and holder_meets(e.get("if"), player, edition)]
+
+
+def hand_limit(player: Player, edition: Edition) -> int:
+    """The edition's limit, or the largest ``hand_limit`` effect above it (a classic Dwarf)."""
+    return max([edition.hand_limit, *_stat_values(player, edition, "hand_limit")])
+
+
+def big_allowed(player: Player, edition: Edition) -> int:
+    """How many Big items the player may carry: one unless an effect allows more."""
+    return max([1, *_stat_values(player, edition, "big_items")])
+
+
+# ---------------------------------------------------------------- the sheet
+
+
+def sheet(player: Player, edition: Edition) -> dict:
+    """The derived character sheet shown with a player (see docs/ENGINE.md, public state).
+
+    Only effects that hold outside a fight count here; role- and monster-dependent ones
+    wait for ``combat.compute``.
+    """
+    rows = item_rows(player, edition)
+    effects = active_effects(player, edition)
+    steady = [e for e in effects if holder_meets(e.get("if"), player, edition)]
+
+    def total(stat: str, items: bool) -> int:
+        return sum(effect_value(e, player, edition) for e in steady
+                   if e.get("stat") == stat and (e["card_kind"] == "item") == items)
+
+    gear = total("strength", True) + (player.get("gear_adjust") or 0)
+    return {
+        "races": races(player, edition),
+        "classes": classes(player, edition),
+        "half_breed": has_half_breed(player),
+        "super_munchkin": has_super_munchkin(player),
+        "items": [{k: v for k, v in r.items() if k != "card"} for r in rows],
+        "gear_bonus": gear,
+        "combat_strength": (player.get("level") or 1) + gear + total("strength", False),
+        "hand_limit": hand_limit(player, edition),
+        "big_allowed": big_allowed(player, edition),
+        "big_carried": sum(1 for r in rows if r["big"]),
+        "run_away": sum(effect_value(e, player, edition) for e in steady
+                        if e.get("stat") == "run_away"),
+        "wins_ties": any(e.get("stat") == "wins_ties" and e.get("value", True) for e in steady),
+        "allies": [{"iid": e["iid"], "name": e["card"].get("name")}
+                   for e in cards_of(player, "ally")],
+        "curses": [{"iid": e["iid"], "name": e["card"].get("name"),
+                    "duration": e["card"].get("duration", "lasting")}
+                   for e in cards_of(player, "curse")],
+        "empty_hands": empty_hands(player, edition),
+    }
+
+
+# ---------------------------------------------------------------- checks
+
+
+def check_play(player: Player, card: Card, edition: Edition) -> None:
+    """Refuse (RuleViolation) a card the rules do not let this player put in front of them."""
+    kind = card.get("kind")
+    who = player_name(player)
+    name = card.get("name", kind)
+    if kind == "race":
+        if not edition.races:
+            raise RuleViolation("no-races-in-edition", f"{edition.name} has no races")
+        slug = card_slug(card)
+        mine = [card_slug(c) for c in race_cards(player)]
+        if slug in mine:
+            raise RuleViolation("no-duplicate-card", f"{who} is already {article(title(slug))}")
+        if len(mine) >= 2:
+            raise RuleViolation("race-limit", f"{who} already has two races")
+        if len(mine) == 1 and not has_half_breed(player):
+            raise RuleViolation("race-limit",
+                                f"{who} is already {article(title(mine[0]))} and has no Half-Breed")
+    elif kind == "class":
+        slug = card_slug(card)
+        mine = [card_slug(c) for c in class_cards(player)]
+        word = "classes" if edition.class_word == "class" else edition.class_word + "s"
+        if slug in mine:
+            raise RuleViolation("no-duplicate-card", f"{who} already has {title(slug)}")
+        if len(mine) >= 2:
+            raise RuleViolation("class-limit", f"{who} already has two {word}")
+        if len(mine) == 1 and not has_super_munchkin(player):
+            raise RuleViolation("class-limit",
+                                f"{who} already has {title(mine[0])} and no Super Munchkin")
+    elif kind == "half-breed":
+        if not edition.half_breed:
+            raise RuleViolation("no-half-breed-in-edition", f"{edition.name} has no Half-Breed")
+        if has_half_breed(player):
+            raise RuleViolation("no-duplicate-card", f"{who} already has Half-Breed")
+        if not race_cards(player):
+            raise RuleViolation("half-breed-needs-race", f"{who} has no race card")
+    elif kind == "super-munchkin":
+        if not edition.super_munchkin:
+            raise RuleViolation("no-super-munchkin-in-edition",
+                                f"{edition.name} has no Super Munchkin")
+        if has_super_munchkin(player):
+            raise RuleViolation("no-duplicate-card", f"{who} already has Super Munchkin")
+        if not class_cards(player):
+            raise RuleViolation("super-munchkin-needs-class",
+                                f"{who} has no {edition.class_word} card")
+    elif kind == "ally":
+        if not edition.allies:
+            raise RuleViolation("no-allies-in-edition", f"{edition.name} has no allies")
+        ally = cards_of(player, "ally")
+        if ally:
+            raise RuleViolation("ally-limit",
+                                f"{who} already has {ally[0]['card'].get('name', 'an ally')}")
+    elif kind == "item" and card.get("big"):
+        carried = sum(1 for e in cards_of(player, "item") if e["card"].get("big"))
+        allowed = big_allowed(player, edition)
+        if carried + 1 > allowed:
+            raise RuleViolation("big-item-limit",
+                                f"{who} already carries {carried} Big item"
+                                f"{'s' if carried != 1 else ''}; {name} would be one too many")
+
+
+def _find(player: Player, iid: Any) -> dict:
+    for entry in player.get("cards", []):
+        if entry["iid"] == iid:
+            return entry
+    raise BadAction(f"{player_name(player)} has no card {iid}")
+
+
+def _equip_args(equipped: Any, edition: Edition | None) -> tuple[bool, Edition]:
+    # Both check_equip(player, iid, equipped, edition) and check_equip(player, iid, edition)
+    # (meaning "equip it") are accepted, as the reducers call the short form.
+    if edition is None:
+        if not isinstance(equipped, Edition):
+            raise TypeError("check_equip needs an edition")
+        return True, equipped
+    return bool(equipped), edition
+
+
+def check_equip(player: Player, iid: Any, equipped: Any = True,
+                edition: Edition | None = None) -> None:
+    """Refuse equipping an item when its slot is already full (unequipping is always fine)."""
+    equipped, edition = _equip_args(equipped, edition)
+    entry = _find(player, iid)
+    card = entry["card"]
+    if card.get("kind") != "item":
+        raise BadAction(f"{card.get('name', 'that card')} is not an item")
+    if not equipped:
+        return
+    slot = card.get("slot") or "other"
+    others = [e["card"] for e in cards_of(player, "item") if e.get("equipped") and e["iid"] != iid]
+    who = player_name(player)
+    if slot in SINGLE_SLOTS:
+        same = [c for c in others if c.get("slot") == slot]
+        if same:
+            raise RuleViolation("equip-slot-limit",
+                                f"{who} already wears {same[0].get('name')} as {slot}")
+    elif slot in HAND_SLOTS:
+        hands = sum(HAND_SLOTS.get(c.get("slot"), 0) for c in others)
+        if hands + HAND_SLOTS[slot] > 2:
+            held = ", ".join(c.get("name", "?") for c in others if c.get("slot") in HAND_SLOTS)
+            raise RuleViolation("equip-slot-limit", f"{who}'s hands are full ({held})")
+
+
+def warnings_for_equip(player: Player, iid: Any, equipped: Any = True,
+                       edition: Edition | None = None) -> list[dict]:
+    """Things to tell the player before equipping: an item it cannot use gives no bonus.
+
+    Returns ``[{"rule": "item-user-restriction", "detail": ...}]`` (empty when all is well);
+    the item can still be equipped, it just counts for nothing until the restriction holds.
+    """
+    equipped, edition = _equip_args(equipped, edition)
+    entry = _find(player, iid)
+    if not equipped or entry["card"].get("kind") != "item":
+        return []
+    why = usable(entry["card"], player, edition)
+    if why is None:
+        return []
+    return [{"rule": "item-user-restriction",
+             "detail": f"{entry['card'].get('name', 'This item')}: {why}, "
+                       f"so it gives {player_name(player)} no bonus"}]
+
+
+def discard_cleanup(player: Player, edition: Edition, removed: Card | None = None) -> list[Any]:
+    """After a race or class card has left ``player``, the iids that must go with it.
+
+    Half-Breed goes when no race card is left; Super Munchkin when no class card is left,
+    or in classic as soon as either class card goes (pass the card that left as
+    ``removed``).
+    """
+    drop = []
+    if has_half_breed(player) and not race_cards(player):
+        drop += [e["iid"] for e in cards_of(player, "half-breed")]
+    if has_super_munchkin(player):
+        lost_one = (edition.super_munchkin_lost_with_either_class and removed is not None
+                    and removed.get("kind") == "class")
+        if lost_one or not class_cards(player):
+            drop += [e["iid"] for e in cards_of(player, "super-munchkin")]
+    return drop

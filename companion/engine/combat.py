@@ -1,0 +1,373 @@
+"""The fight: both sides' combat strength, who is winning, rewards and the odds of escape.
+
+``compute`` is a pure function of the cards in the fight. The game reducers call it with the
+stored combat (docs/ENGINE.md, "Stored combat") and the players; the stateless calculator
+calls it with players built by ``calculator_player``. It returns the public combat object:
+
+    {"fighter", "helper", "helper_forced", "helper_counts", "level_only", "for_the_win",
+     "monsters": [{"index", "source", "name", "level", "strength", "treasures", "levels",
+                   "tags", "mate", "mate_of", "gone", "bonuses": [{"source", "value"}]}],
+     "fighter_strength", "helper_strength", "players_strength", "monsters_strength",
+     "winning", "needed", "wins_ties",
+     "breakdown": {"fighter": [...], "helper": [...], "monsters": [...]},
+     "rewards": {"treasures", "fighter_levels", "helper_levels", "shared_victory"},
+     "stage", "escape": [{"player", "monster", "needs", "chance", "auto", "roll", "escaped"}]}
+
+``monsters[i]["index"]`` is the position in that list. Stored monsters keep their stored
+index; a Mate's copy is appended after them with ``mate: true`` and ``mate_of`` set to the
+stored index of the monster it copies, so the copy can be run from like any monster.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterable
+
+from . import character as ch
+from . import editions
+from .editions import Edition
+
+Card = dict[str, Any]
+Player = dict[str, Any]
+
+ESCAPE_ON = 5  # the bare roll that escapes, in every edition
+DIE = 6
+
+
+def _edition(edition: Edition | str) -> Edition:
+    return editions.get(edition) if isinstance(edition, str) else edition
+
+
+# ---------------------------------------------------------------- monster entries
+
+
+def _entries(monsters: list[dict]) -> list[dict]:
+    """Stored monsters, then one copy per Mate with every other enhancer on the monster."""
+    out = []
+    for i, m in enumerate(monsters):
+        out.append({"card": m["card"], "enhancers": list(m.get("enhancers") or []),
+                    "gone": bool(m.get("gone")), "mate": False, "source": i})
+    for i, m in enumerate(monsters):
+        enh = list(m.get("enhancers") or [])
+        plain = [e for e in enh if not e.get("mate")]
+        for _mate in (e for e in enh if e.get("mate")):
+            out.append({"card": m["card"], "enhancers": plain, "gone": bool(m.get("gone")),
+                        "mate": True, "source": i})
+    return out
+
+
+def _tags(entry: dict) -> list[str]:
+    return list(entry["card"].get("tags") or [])
+
+
+def _hurts(effect: dict) -> bool:
+    """Whether a monster-side effect works against the players (a bonus for the monster).
+
+    A lone class with Super Munchkin (lone race with Half-Breed) is spared these, while
+    effects that help the players still apply.
+    """
+    stat, value = effect.get("stat"), effect.get("value", 0)
+    if stat == "strength":
+        return (value or 0) > 0
+    if stat == "run_away":
+        return (value or 0) < 0
+    return stat == "level_only"
+
+
+def _player_meets(cond: dict, player: Player, edition: Edition, hurts: bool) -> bool:
+    """Whether one player facing a monster meets the player keys of a monster-side ``if``."""
+    my_races = set(ch.races(player, edition))
+    my_classes = set(ch.classes(player, edition))
+    if hurts:
+        my_races -= {ch.free_race(player, edition)}
+        my_classes -= {ch.free_class(player, edition)}
+    for key, value in cond.items():
+        wanted = set(ch.as_list(value))
+        if key == "race":
+            ok = bool(wanted & my_races)
+        elif key == "class":
+            ok = bool(wanted & my_classes)
+        elif key == "sex":
+            ok = player.get("sex") in wanted
+        elif key == "not_race":
+            ok = not wanted & set(ch.races(player, edition))
+        elif key == "not_class":
+            ok = not wanted & set(ch.classes(player, edition))
+        elif key == "tag":
+            continue  # judged against the monster itself
+        else:
+            ok = False
+        if not ok:
+            return False
+    return True
+
+
+def _monster_meets(effect: dict, entry: dict, facing: list[Player], edition: Edition) -> bool:
+    """Whether a monster's (or its enhancer's) effect is triggered.
+
+    Tags are the monster's own; race, class and sex keys are met when any one player facing
+    it meets them all, and the effect then applies once, however many players meet it.
+    """
+    cond = effect.get("if") or {}
+    if "tag" in cond and not set(ch.as_list(cond["tag"])) & set(_tags(entry)):
+        return False
+    if not set(cond) - {"tag"}:
+        return True
+    hurts = _hurts(effect)
+    return any(_player_meets(cond, p, edition, hurts) for p in facing)
+
+
+def _monster_effects(entry: dict) -> list[tuple[str, dict]]:
+    out = [(entry["card"].get("name", "Monster"), e) for e in entry["card"].get("effects") or []]
+    for enh in entry["enhancers"]:
+        out += [(enh.get("name", "Enhancer"), e) for e in enh.get("effects") or []]
+    return out
+
+
+def _describe(source: str, effect: dict, times: int | None = None) -> str:
+    """``"Corral Snake (pony)"``, ``"Fighting Trees (2 empty hands)"``: why a number is there."""
+    parts = [str(v) if not isinstance(v, (list, tuple)) else "/".join(v)
+             for v in (effect.get("if") or {}).values()]
+    if times is not None:
+        parts.append(f"{times} empty hand{'s' if times != 1 else ''}")
+    return f"{source} ({', '.join(parts)})" if parts else source
+
+
+# ---------------------------------------------------------------- the players' side
+
+
+def _player_side(player: Player, edition: Edition, roles: set[str], tags: set[str],
+                 level_only: bool, shots: list[dict]) -> tuple[int, list[dict], bool]:
+    """A player's combat strength in this fight, its breakdown, and whether it wins ties."""
+    lines = [{"source": "Level", "value": player.get("level") or 1}]
+    ties = False
+    for eff in ch.active_effects(player, edition):
+        if not ch.holder_meets(eff.get("if"), player, edition, roles=roles, tags=tags):
+            continue
+        if eff.get("stat") == "wins_ties" and eff.get("value", True):
+            ties = True
+        if eff.get("stat") != "strength":
+            continue
+        if level_only and eff["card_kind"] == "item":
+            continue
+        times = ch.empty_hands(player, edition) if eff.get("per") == "empty_hand" else None
+        lines.append({"source": _describe(eff["source"], eff, times),
+                      "value": ch.effect_value(eff, player, edition)})
+    if player.get("gear_adjust") and not level_only:
+        lines.append({"source": "Gear", "value": player["gear_adjust"]})
+    for shot in shots:
+        card = shot["card"]
+        if card.get("bonus"):
+            lines.append({"source": card.get("name", "One-shot"), "value": card["bonus"]})
+        for eff in card.get("effects") or []:
+            if eff.get("stat") == "strength" and ch.holder_meets(
+                    eff.get("if"), player, edition, roles=roles, tags=tags):
+                lines.append({"source": _describe(card.get("name", "One-shot"), eff),
+                              "value": ch.effect_value(eff, player, edition)})
+    return sum(line["value"] for line in lines), lines, ties
+
+
+def _holder_effects(player: Player, edition: Edition, stat: str, roles: set[str],
+                    tags: Iterable[str]) -> list[dict]:
+    return [e for e in ch.active_effects(player, edition) if e.get("stat") == stat
+            and ch.holder_meets(e.get("if"), player, edition, roles=roles, tags=set(tags))]
+
+
+# ---------------------------------------------------------------- compute
+
+
+def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
+            monsters: list[dict], one_shots: list[dict], helper_forced: bool = False,
+            variants: dict | None = None, stage: str = "fighting",
+            escapes: Iterable[dict] = ()) -> dict:
+    """The public combat object for this fight (see the module docstring)."""
+    ed = _edition(edition)
+    variants = variants or {}
+    entries = _entries(monsters)
+    alive = [e for e in entries if not e["gone"]]
+    fighter_id = fighter.get("id", "fighter")
+    helper_id = None if helper is None else helper.get("id", "helper")
+
+    # A fight that would give the fighter level 10 is one "for the win"; where forced help
+    # never counts in such a fight (Tails), a forced helper drops out of the sums until the
+    # table records them as staying by choice (helper_forced false).
+    kill_levels = sum(e["card"].get("levels", 1) for e in alive)
+    for_the_win = (fighter.get("level") or 1) + kill_levels >= 10 and bool(alive)
+    helper_counts = helper is not None and not (
+        helper_forced and ed.forced_help_never_wins and for_the_win)
+    facing = [fighter] + ([helper] if helper_counts else [])
+    fight_tags = {t for e in alive for t in _tags(e)}
+
+    level_only = any(eff.get("stat") == "level_only" and _monster_meets(eff, e, facing, ed)
+                     for e in alive for _src, eff in _monster_effects(e))
+
+    # players' side
+    fighter_roles = {"fighting"} | ({"helped"} if helper_counts else set())
+    shots_for = {"fighter": [], "helper": []}
+    monster_shots = []
+    for shot in one_shots:
+        if shot.get("side") == "monsters":
+            monster_shots.append(shot)
+        elif helper_counts and shot.get("for") is not None and shot.get("for") == helper_id:
+            shots_for["helper"].append(shot)
+        else:
+            shots_for["fighter"].append(shot)
+    f_total, f_lines, f_ties = _player_side(fighter, ed, fighter_roles, fight_tags, level_only,
+                                            shots_for["fighter"])
+    h_total, h_lines, h_ties = 0, [], False
+    if helper_counts:
+        h_total, h_lines, h_ties = _player_side(helper, ed, {"helping"}, fight_tags,
+                                                level_only, shots_for["helper"])
+    wins_ties = f_ties or h_ties
+
+    # monsters' side
+    hands = sum(ch.empty_hands(p, ed) for p in facing)
+    out_monsters = []
+    treasures = 0
+    fighter_levels = 0
+    for pos, entry in enumerate(entries):
+        card = entry["card"]
+        bonuses = []
+        for enh in entry["enhancers"]:
+            if enh.get("bonus"):
+                bonuses.append({"source": enh.get("name", "Enhancer"), "value": enh["bonus"]})
+        extra_treasures = 0
+        extra_levels = 0
+        for src, eff in _monster_effects(entry):
+            if not _monster_meets(eff, entry, facing, ed):
+                continue
+            stat = eff.get("stat")
+            if stat == "strength":
+                if eff.get("per") == "empty_hand":
+                    bonuses.append({"source": _describe(src, eff, hands),
+                                    "value": eff.get("value", 0) * hands})
+                else:
+                    bonuses.append({"source": _describe(src, eff), "value": eff.get("value", 0)})
+            elif stat == "treasures":
+                extra_treasures += eff.get("value", 0)
+            elif stat == "levels":
+                extra_levels += eff.get("value", 0)
+        for shot in monster_shots:
+            if shot.get("monster") == pos and shot["card"].get("bonus"):
+                bonuses.append({"source": shot["card"].get("name", "One-shot"),
+                                "value": shot["card"]["bonus"]})
+        level = card.get("level") or 0
+        m_treasures = ((card.get("treasures") or 0) + extra_treasures
+                       + sum(e.get("treasures") or 0 for e in entry["enhancers"]))
+        m_levels = 0 if entry["gone"] else card.get("levels", 1) + extra_levels
+        treasures += max(0, m_treasures)
+        fighter_levels += m_levels
+        out_monsters.append({
+            "index": pos, "source": entry["source"], "name": card.get("name", "Monster"),
+            "level": level, "strength": level + sum(b["value"] for b in bonuses),
+            "treasures": max(0, m_treasures), "levels": m_levels, "tags": _tags(entry),
+            "mate": entry["mate"], "mate_of": entry["source"] if entry["mate"] else None,
+            "gone": entry["gone"], "bonuses": bonuses,
+        })
+    side_lines = [{"source": s["card"].get("name", "One-shot"), "value": s["card"].get("bonus") or 0}
+                  for s in monster_shots
+                  if not isinstance(s.get("monster"), int) or not 0 <= s["monster"] < len(entries)]
+    monsters_strength = (sum(m["strength"] for m in out_monsters if not m["gone"])
+                         + sum(line["value"] for line in side_lines))
+    players_strength = f_total + h_total
+
+    if not alive:
+        # every monster was charmed or sent away: the fight is won without a kill
+        winning, needed = True, 0
+    else:
+        needed = max(0, monsters_strength - players_strength + (0 if wins_ties else 1))
+        winning = needed == 0
+
+    helper_levels = 0
+    if helper_counts and ed.elf_helper_levels and _holder_effects(
+            helper, ed, "helper_levels", {"helping"}, fight_tags):
+        helper_levels = len(alive)
+    shared = bool(variants.get("shared_victory")) and helper_counts and bool(alive) and (
+        (fighter.get("level") or 1) + fighter_levels >= 10)
+
+    return {
+        "fighter": fighter_id, "helper": helper_id, "helper_forced": bool(helper_forced),
+        "helper_counts": helper_counts, "level_only": level_only, "for_the_win": for_the_win,
+        "monsters": out_monsters,
+        "fighter_strength": f_total,
+        "helper_strength": h_total if helper_counts else None,
+        "players_strength": players_strength,
+        "monsters_strength": monsters_strength,
+        "winning": winning, "needed": needed, "wins_ties": wins_ties,
+        "breakdown": {"fighter": f_lines, "helper": h_lines, "monsters": side_lines},
+        "rewards": {"treasures": treasures, "fighter_levels": fighter_levels,
+                    "helper_levels": helper_levels, "shared_victory": shared},
+        "stage": stage,
+        "escape": _escape(ed, entries, fighter, helper if helper_counts else None,
+                          fighter_id, helper_id, helper_counts, escapes),
+    }
+
+
+def _escape(ed: Edition, entries: list[dict], fighter: Player, helper: Player | None,
+            fighter_id: Any, helper_id: Any, helper_counts: bool,
+            escapes: Iterable[dict]) -> list[dict]:
+    """The roll each player in the fight needs against each monster still in it."""
+    recorded = {(r.get("player"), r.get("monster")): r for r in escapes}
+    runners = [(fighter, fighter_id, {"fighting"} | ({"helped"} if helper_counts else set()))]
+    if helper is not None:
+        runners.append((helper, helper_id, {"helping"}))
+    out = []
+    for pos, entry in enumerate(entries):
+        if entry["gone"]:
+            continue
+        tags = _tags(entry)
+        for player, pid, roles in runners:
+            mod = sum(ch.effect_value(e, player, ed)
+                      for e in _holder_effects(player, ed, "run_away", roles, tags))
+            auto = bool(_holder_effects(player, ed, "auto_escape", roles, tags))
+            for _src, eff in _monster_effects(entry):
+                if not _monster_meets(eff, entry, [player], ed):
+                    continue
+                if eff.get("stat") == "run_away":
+                    mod += eff.get("value", 0)
+                elif eff.get("stat") == "auto_escape" and eff.get("value", True):
+                    auto = True
+            needs = 1 if auto else min(DIE + 1, max(1, ESCAPE_ON - mod))
+            row = {"player": pid, "monster": pos, "needs": needs,
+                   "chance": round(max(0, DIE + 1 - needs) / DIE, 3), "auto": auto}
+            rec = recorded.get((pid, pos))
+            if rec is not None:
+                row["roll"] = rec.get("roll")
+                row["escaped"] = rec.get("escaped")
+            out.append(row)
+    return out
+
+
+# ---------------------------------------------------------------- the calculator
+
+
+def calculator_player(data: dict, resolve: Callable[[str, str], Card | None] | None = None
+                      ) -> Player:
+    """A player dict from the calculator's ``{"level", "gear", "items", "races", "classes",
+    "sex"}``.
+
+    ``gear`` is a plain bonus (``gear_adjust``); ``items`` are equipped. A race or class may
+    be a card dict or a name; a name is looked up with ``resolve(kind, name)`` when given
+    (the web layer passes a catalog lookup so abilities such as a Pony's come along), else
+    it becomes a bare card with no abilities. Two races or classes bring Half-Breed or Super
+    Munchkin with them, since the table has already played them.
+    """
+    cards = []
+
+    def add(card: Card, equipped: bool = False) -> None:
+        cards.append({"iid": len(cards) + 1, "card": card, "equipped": equipped})
+
+    for kind, key in (("race", "races"), ("class", "classes")):
+        named = data.get(key) or []
+        for value in named:
+            card = value if isinstance(value, dict) else (
+                (resolve(kind, value) if resolve else None) or {"kind": kind, "name": value})
+            add({**card, "kind": kind})
+        if len(named) > 1:
+            add({"kind": "half-breed" if kind == "race" else "super-munchkin",
+                 "name": "Half-Breed" if kind == "race" else "Super Munchkin"})
+    for item in data.get("items") or []:
+        add({**item, "kind": item.get("kind", "item")}, equipped=True)
+    return {
+        "level": int(data.get("level") or 1), "sex": data.get("sex") or "male",
+        "gear_adjust": int(data.get("gear") or 0), "cards": cards, "dead": False,
+    }

@@ -1,0 +1,85 @@
+"""The five supported rulebooks as data.
+
+A game's edition decides which rules apply. Each fact here was read from the rulebook in
+``shared/seeds`` named by ``rulebook``; the rules base (``companion/rulebase``) carries the
+sentences and section citations. A table mixing sets picks the edition whose rules it follows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Edition:
+    id: str
+    name: str
+    rulebook: str  # how citations name the rulebook
+    races: tuple[str, ...]
+    classes: tuple[str, ...]
+    half_breed: bool
+    super_munchkin: bool
+    allies: bool = False
+    min_players: int = 3
+    max_players: int = 6
+    hand_limit: int = 5
+    dead_redraw: int = 4  # cards drawn from each deck on the turn after death
+    elf_helper_levels: bool = False  # classic: an Elf helper gains a level per monster slain
+    forced_help_never_wins: bool = False  # tails: forced help never counts in a winning fight
+    charity_oligarchs_first: bool = False  # russia: each Oligarch takes one card of the excess
+    grouping_tags: tuple[str, ...] = ()  # monster groups the rulebook names
+    variants: tuple[str, ...] = ("listen_at_the_door", "shared_victory")
+    default_race: str | None = "human"  # what a player without a race card is
+    # Oz, Russia, Tails: one race + Half-Breed (one class + Super Munchkin) keeps the
+    # advantages and sheds the drawbacks. The classic text makes the player half human instead.
+    lone_card_sheds_drawbacks: bool = True
+    # classic: Super Munchkin goes as soon as either class card goes; later rulebooks allow
+    # Super Munchkin on a single class, so it only goes with the last class card.
+    super_munchkin_lost_with_either_class: bool = False
+    class_word: str = "class"  # Spell Skool calls its classes clubs
+    notes: tuple[str, ...] = field(default=())
+
+
+EDITIONS: dict[str, Edition] = {
+    e.id: e
+    for e in (
+        Edition(
+            id="classic", name="Munchkin (classic)", rulebook="Munchkin (classic rules)",
+            races=("elf", "dwarf", "halfling"), classes=("warrior", "wizard", "thief", "cleric"),
+            half_breed=True, super_munchkin=True, dead_redraw=2, elf_helper_levels=True,
+            variants=("faster_play",), lone_card_sheds_drawbacks=False,
+            super_munchkin_lost_with_either_class=True,
+            notes=("older text: a dead player draws two from each deck",),
+        ),
+        Edition(
+            id="oz", name="Munchkin Oz", rulebook="Munchkin Oz",
+            races=(), classes=("professor", "wizard", "royalty", "soldier"),
+            half_breed=False, super_munchkin=True, allies=True, default_race=None,
+        ),
+        Edition(
+            id="spell-skool", name="Munchkin Spell Skool", rulebook="Munchkin Spell Skool",
+            races=(), classes=("chess-club", "forbidden-magic-club", "potions-club", "sports-club"),
+            # its rulebook has no Super Munchkin section and no optional rules
+            half_breed=False, super_munchkin=False, min_players=3, max_players=4,
+            grouping_tags=("undead",), default_race=None, class_word="club", variants=(),
+        ),
+        Edition(
+            id="russia", name="Munchkin Russia", rulebook="Munchkin Russia",
+            races=(), classes=("cossack", "oligarch", "athlete", "hacker"),
+            half_breed=False, super_munchkin=True, charity_oligarchs_first=True,
+            grouping_tags=("babushka", "wolf", "undead", "dragon"), default_race=None,
+        ),
+        Edition(
+            id="tails", name="Munchkin Tails", rulebook="Munchkin Tails",
+            races=("human", "dog", "fox", "mouse", "pony"),
+            classes=("warrior", "wizard", "thief", "cleric"),
+            half_breed=True, super_munchkin=True, forced_help_never_wins=True,
+            # its faster-play section is exactly these two
+            variants=("listen_at_the_door", "shared_victory"),
+        ),
+    )
+}
+
+
+def get(edition_id: str) -> Edition:
+    return EDITIONS[edition_id]

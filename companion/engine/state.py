@@ -1,0 +1,173 @@
+"""Creating games and players, reading fields of an action, and the public view of a state.
+
+The stored state is plain JSON (see docs/ENGINE.md). Everything a phone shows that can be
+computed (gear bonus, combat strength, the fight's numbers) is derived here from the stored
+state on every read, so nothing derived can go stale.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import character, combat, editions, help as helping
+from .errors import BadAction
+
+SEXES = ("male", "female")
+MAX_NAME = 40
+LOG_KEEP = 50
+MAX_PLAYERS = 12  # a hard cap on seats; the edition's own count is a warning, not a wall
+
+
+def new_game(code: str, edition_id: str) -> dict:
+    if edition_id not in editions.EDITIONS:
+        raise BadAction(
+            f"Unknown edition {edition_id!r}: choose one of {', '.join(editions.EDITIONS)}."
+        )
+    return {
+        "code": code,
+        "edition": edition_id,
+        "version": 0,
+        "variants": {},
+        "turn": None,
+        "winners": [],
+        "next_id": 1,
+        "players": [],
+        "combat": None,
+        "ledger": [],
+        "house_cards": [],
+        "log": [],
+    }
+
+
+def clean_name(value: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise BadAction("A player needs a name.")
+    name = " ".join(value.split())
+    if len(name) > MAX_NAME:
+        raise BadAction(f"A name may have at most {MAX_NAME} characters.")
+    return name
+
+
+def clean_sex(value: Any) -> str:
+    if value not in SEXES:
+        raise BadAction("Sex must be 'male' or 'female'.")
+    return value
+
+
+def next_id(state: dict) -> int:
+    value = state["next_id"]
+    state["next_id"] = value + 1
+    return value
+
+
+def add_player(state: dict, name: Any, sex: Any, *, phone: bool = True) -> int:
+    """Seat a new player (in place); the first player seated has the first turn."""
+    name, sex = clean_name(name), clean_sex(sex)
+    if len(state["players"]) >= MAX_PLAYERS:
+        raise BadAction(f"A table holds at most {MAX_PLAYERS} players in this app.")
+    if any(p["name"].casefold() == name.casefold() for p in state["players"]):
+        raise BadAction(f"There is already a player called {name}; pick another name.")
+    pid = next_id(state)
+    state["players"].append({
+        "id": pid, "name": name, "sex": sex, "level": 1, "gear_adjust": 0,
+        "hand": 0, "dead": False, "phone": bool(phone), "cards": [],
+    })
+    if state["turn"] is None:
+        state["turn"] = pid
+    return pid
+
+
+def find_player(state: dict, pid: Any, field: str = "player") -> dict:
+    if isinstance(pid, bool) or not isinstance(pid, int):
+        raise BadAction(f"'{field}' must be a player id (a whole number).")
+    for player in state["players"]:
+        if player["id"] == pid:
+            return player
+    raise BadAction(f"There is no player {pid} at this table.")
+
+
+def find_card(player: dict, iid: Any, field: str = "instance") -> dict:
+    if isinstance(iid, bool) or not isinstance(iid, int):
+        raise BadAction(f"'{field}' must be a card instance id (a whole number).")
+    for entry in player["cards"]:
+        if entry["iid"] == iid:
+            return entry
+    raise BadAction(f"{player['name']} has no card {iid} in front of them.")
+
+
+def int_field(action: dict, field: str, lo: int, hi: int, default: Any = ...) -> int:
+    value = action.get(field, default)
+    if value is ...:
+        raise BadAction(f"'{field}' is required.")
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadAction(f"'{field}' must be a whole number.")
+    if not lo <= value <= hi:
+        raise BadAction(f"'{field}' must be between {lo} and {hi}.")
+    return value
+
+
+def bool_field(action: dict, field: str, default: Any = ...) -> bool:
+    value = action.get(field, default)
+    if not isinstance(value, bool):
+        raise BadAction(f"'{field}' must be true or false.")
+    return value
+
+
+def choice_field(action: dict, field: str, choices: tuple, default: Any = ...) -> str:
+    value = action.get(field, default)
+    if value not in choices:
+        raise BadAction(f"'{field}' must be one of: {', '.join(map(str, choices))}.")
+    return value
+
+
+def seat_order(state: dict) -> list[int]:
+    return [p["id"] for p in state["players"]]
+
+
+def combat_view(state: dict) -> dict | None:
+    """The computed fight (issue 5's combat object), or None when nobody is fighting."""
+    stored = state.get("combat")
+    if not stored:
+        return None
+    edition = editions.get(state["edition"])
+    by_id = {p["id"]: p for p in state["players"]}
+    fighter = by_id[stored["fighter"]]
+    helper = by_id.get(stored["helper"]) if stored.get("helper") is not None else None
+    view = combat.compute(
+        edition=edition, fighter=fighter, helper=helper, monsters=stored["monsters"],
+        one_shots=stored["one_shots"], helper_forced=stored.get("helper_forced", False),
+        variants=state.get("variants") or {}, stage=stored["stage"],
+        escapes=stored.get("escapes", ()),
+    )
+    others = [p for p in state["players"] if p["id"] not in (fighter["id"], stored.get("helper"))]
+    options = helping.helper_options(
+        edition=edition, fighter=fighter, helper=helper, others=others,
+        monsters=stored["monsters"], one_shots=stored["one_shots"],
+        variants=state.get("variants") or {},
+    )
+    offers = {o["to"]: o for o in stored.get("offers", [])}
+    for option in options:
+        option["offer"] = offers.get(option["player"])
+    view["helpers"] = options
+    view["offers"] = stored.get("offers", [])
+    view["deal"] = stored.get("deal")
+    view["escapes"] = stored.get("escapes", [])
+    view["result"] = stored.get("result")
+    return view
+
+
+def public_state(state: dict) -> dict:
+    """The stored state plus everything a phone shows that is derived from it."""
+    edition = editions.get(state["edition"])
+    out = dict(state)
+    out["winner"] = state["winners"][0] if state["winners"] else None
+    players = []
+    for player in state["players"]:
+        sheet = character.sheet(player, edition)
+        view = dict(player)
+        view.update(sheet)
+        players.append(view)
+    out["players"] = players
+    out["combat"] = combat_view(state)
+    out["edition_name"] = edition.name
+    return out

@@ -1,0 +1,247 @@
+"""The rules base: rulings in our own words, with citations per edition, and the arbiter search.
+
+Each ``rulings/<topic>.json`` file holds a JSON list of ruling records (see docs/ENGINE.md,
+"Rule ids")::
+
+    {"id", "topic", "question", "answer", "reasoning", "keywords", "editions",
+     "citations": [{"edition", "source"}], "differs"}
+
+The ids are the rule ids the engine's refusals carry. ``answer`` is the sentence a refusal shows
+on a phone; ``citation_for(ruling, edition)`` is the refusal's citation for the game's edition.
+
+Public API::
+
+    all_rulings() -> list[dict]
+    get_ruling(rule_id) -> dict | None
+    citation_for(ruling_or_id, edition) -> str
+    explain(rule_id, edition) -> (answer, citation)       # KeyError for an unknown id
+    topics() -> list[str]
+    rulings_for_topic(topic) -> list[dict]
+    search(q, edition=None, limit=10) -> list[dict]       # best first
+
+The files are read and validated once (cached); a malformed record raises ``RulebaseError``
+naming the file and the record. Callers get copies, so they may change what they receive.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+
+RULINGS_DIR = Path(__file__).resolve().parent / "rulings"
+
+#: edition id -> how citations name its rulebook (the same names as companion.engine.editions)
+BOOKS: dict[str, str] = {
+    "classic": "Munchkin (classic rules)",
+    "oz": "Munchkin Oz",
+    "spell-skool": "Munchkin Spell Skool",
+    "russia": "Munchkin Russia",
+    "tails": "Munchkin Tails",
+}
+EDITION_IDS: tuple[str, ...] = tuple(BOOKS)
+
+# how the "not in this rulebook" note names each book
+_BOOK_NOTE = {
+    "classic": "the classic Munchkin rulebook",
+    "oz": "Munchkin Oz's rulebook",
+    "spell-skool": "Munchkin Spell Skool's rulebook",
+    "russia": "Munchkin Russia's rulebook",
+    "tails": "Munchkin Tails's rulebook",
+}
+
+_KEYS = ("id", "topic", "question", "answer", "reasoning", "keywords", "editions", "citations",
+         "differs")
+_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+class RulebaseError(ValueError):
+    """A rulings file or record is malformed."""
+
+
+def _fail(where: str, msg: str) -> None:
+    raise RulebaseError(f"{where}: {msg}")
+
+
+def _nonempty_str(value) -> bool:
+    return isinstance(value, str) and value.strip() != ""
+
+
+def validate_record(rec, where: str = "ruling") -> None:
+    """Raise RulebaseError if ``rec`` is not a well-formed ruling record."""
+    if not isinstance(rec, dict):
+        _fail(where, f"expected an object, got {type(rec).__name__}")
+    rid = rec.get("id")
+    if not _nonempty_str(rid) or not _SLUG.match(rid):
+        _fail(where, f"bad or missing id {rid!r} (lower-case words joined by '-')")
+    where = f"{where} (id {rid!r})"
+    missing = [k for k in _KEYS if k not in rec]
+    if missing:
+        _fail(where, f"missing key(s) {', '.join(missing)}")
+    extra = sorted(set(rec) - set(_KEYS))
+    if extra:
+        _fail(where, f"unknown key(s) {', '.join(extra)}")
+    if not _nonempty_str(rec["topic"]) or not _SLUG.match(rec["topic"]):
+        _fail(where, f"bad topic {rec['topic']!r}")
+    for key in ("question", "answer", "reasoning"):
+        if not _nonempty_str(rec[key]):
+            _fail(where, f"{key} must be a non-empty string")
+    if not rec["question"].rstrip().endswith("?"):
+        _fail(where, "question must end with '?'")
+    kw = rec["keywords"]
+    if not isinstance(kw, list) or not kw or not all(_nonempty_str(k) for k in kw):
+        _fail(where, "keywords must be a non-empty list of strings")
+    eds = rec["editions"]
+    if not isinstance(eds, list) or not eds:
+        _fail(where, "editions must be a non-empty list")
+    for ed in eds:
+        if ed not in BOOKS:
+            _fail(where, f"unknown edition {ed!r} (known: {', '.join(BOOKS)})")
+    if len(set(eds)) != len(eds):
+        _fail(where, "editions lists an edition twice")
+    cites = rec["citations"]
+    if not isinstance(cites, list):
+        _fail(where, "citations must be a list")
+    seen: set[str] = set()
+    for c in cites:
+        if not isinstance(c, dict) or set(c) != {"edition", "source"}:
+            _fail(where, f"citation {c!r} must be exactly {{'edition', 'source'}}")
+        ed, src = c["edition"], c["source"]
+        if ed not in eds:
+            _fail(where, f"citation for {ed!r}, which is not in editions")
+        if ed in seen:
+            _fail(where, f"two citations for {ed!r}")
+        seen.add(ed)
+        if not _nonempty_str(src) or not src.startswith(BOOKS[ed] + ", ") \
+                or not src[len(BOOKS[ed]) + 2:].strip():
+            _fail(where, f"citation source {src!r} must read '{BOOKS[ed]}, <section>'")
+    uncited = [ed for ed in eds if ed not in seen]
+    if uncited:
+        _fail(where, f"no citation for edition(s) {', '.join(uncited)}")
+    if rec["differs"] is not None and not _nonempty_str(rec["differs"]):
+        _fail(where, "differs must be null or a non-empty string")
+
+
+def load_rulings(directory: Path | str = RULINGS_DIR) -> list[dict]:
+    """Read and validate every ``*.json`` file in ``directory`` (no caching)."""
+    directory = Path(directory)
+    out: list[dict] = []
+    where_of: dict[str, str] = {}
+    files = sorted(directory.glob("*.json"))
+    if not files:
+        raise RulebaseError(f"{directory}: no rulings files")
+    for path in files:
+        name = f"rulings/{path.name}"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise RulebaseError(f"{name}: not valid JSON ({exc})") from exc
+        if not isinstance(data, list):
+            _fail(name, "expected a JSON list of ruling records")
+        for i, rec in enumerate(data):
+            where = f"{name} record {i}"
+            validate_record(rec, where)
+            if rec["topic"] != path.stem:
+                _fail(f"{where} (id {rec['id']!r})",
+                      f"topic {rec['topic']!r} does not match its file {path.name}")
+            if rec["id"] in where_of:
+                _fail(f"{where} (id {rec['id']!r})", f"duplicate id, also in {where_of[rec['id']]}")
+            where_of[rec["id"]] = name
+            out.append(rec)
+    return out
+
+
+@lru_cache(maxsize=1)
+def _rulings() -> tuple[dict, ...]:
+    return tuple(load_rulings())
+
+
+@lru_cache(maxsize=1)
+def _by_id() -> dict[str, dict]:
+    return {r["id"]: r for r in _rulings()}
+
+
+def reload() -> None:
+    """Forget the cached rulings (after editing the files in a running process)."""
+    _rulings.cache_clear()
+    _by_id.cache_clear()
+    _search_mod._index.cache_clear()
+
+
+def all_rulings() -> list[dict]:
+    """Every ruling, in file order (topic files alphabetically)."""
+    return copy.deepcopy(list(_rulings()))
+
+
+def get_ruling(rule_id: str) -> dict | None:
+    rec = _by_id().get(rule_id)
+    return copy.deepcopy(rec) if rec is not None else None
+
+
+def topics() -> list[str]:
+    return sorted({r["topic"] for r in _rulings()})
+
+
+def rulings_for_topic(topic: str) -> list[dict]:
+    return [copy.deepcopy(r) for r in _rulings() if r["topic"] == topic]
+
+
+def citation_for(ruling: dict | str, edition: str | None) -> str:
+    """The citation of ``ruling`` in ``edition``'s rulebook.
+
+    When that rulebook does not have the rule, a note says so and gives another edition's
+    citation: "Not in Munchkin Oz's rulebook; Munchkin (classic rules), Combat".
+    With ``edition`` None, the first citation.
+    """
+    if isinstance(ruling, str):
+        rec = _by_id().get(ruling)
+        if rec is None:
+            raise KeyError(ruling)
+        ruling = rec
+    cites = ruling.get("citations") or []
+    for c in cites:
+        if c["edition"] == edition:
+            return c["source"]
+    if not cites:
+        return ""
+    if edition is None:
+        return cites[0]["source"]
+    book = _BOOK_NOTE.get(edition, f"the {edition} rulebook")
+    return f"Not in {book}; {cites[0]['source']}"
+
+
+def explain(rule_id: str, edition: str | None = None) -> tuple[str, str]:
+    """(answer sentence, citation for ``edition``) of a rule id; KeyError if unknown."""
+    rec = _by_id().get(rule_id)
+    if rec is None:
+        raise KeyError(rule_id)
+    return rec["answer"], citation_for(rec, edition)
+
+
+def applies(ruling: dict | str, edition: str) -> bool:
+    """Whether the ruling is stated in ``edition``'s rulebook."""
+    if isinstance(ruling, str):
+        rec = _by_id().get(ruling)
+        if rec is None:
+            raise KeyError(ruling)
+        ruling = rec
+    return edition in ruling["editions"]
+
+
+# The submodule is imported here, before the function below is defined: importing
+# ``companion.rulebase.search`` binds the package attribute ``search`` to the module, and the
+# ``def`` that follows rebinds it to the function (``from companion.rulebase.search import
+# ...`` still reaches the module through sys.modules).
+from . import search as _search_mod  # noqa: E402
+
+
+def search(q: str, edition: str | None = None, limit: int = 10) -> list[dict]:
+    """Rulings that answer the player's question ``q``, best first (see ``search.py``)."""
+    return _search_mod.search(q, edition=edition, limit=limit)
+
+
+__all__ = ["BOOKS", "EDITION_IDS", "RulebaseError", "all_rulings", "applies", "citation_for",
+           "explain", "get_ruling", "load_rulings", "reload", "rulings_for_topic", "search",
+           "topics", "validate_record"]

@@ -1,0 +1,138 @@
+"""The JSON API (issue 2's exact interface, and what the later issues add to it)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, current_app, jsonify, request
+
+from companion import engine
+from companion.engine import Actor, BadAction, Forbidden, RuleViolation
+from companion.store import Busy, NotFound
+
+from .common import bearer_token, join_url, normal_code, store
+from .live import event_stream
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def _error(status: int, message: str, **extra):
+    return jsonify({"error": {"message": message, **extra}}), status
+
+
+@bp.errorhandler(NotFound)
+def _not_found(exc):
+    return _error(404, f"There is no game {exc.args[0]!r}.")
+
+
+@bp.errorhandler(BadAction)
+def _bad(exc):
+    return _error(400, exc.message)
+
+
+@bp.errorhandler(Forbidden)
+def _forbidden(exc):
+    return _error(403, exc.message)
+
+
+@bp.errorhandler(RuleViolation)
+def _violation(exc):
+    return jsonify({"error": exc.as_dict()}), 422
+
+
+@bp.errorhandler(Busy)
+def _busy(exc):
+    return _error(503, str(exc))
+
+
+@bp.errorhandler(400)
+def _malformed(exc):
+    return _error(400, "The request body must be a JSON object.")
+
+
+@bp.errorhandler(413)
+def _too_big(exc):
+    return _error(413, "That request is too large.")
+
+
+def _json_body() -> dict:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadAction("The request body must be a JSON object.")
+    return data
+
+
+def public(state: dict) -> dict:
+    return engine.public_state(state)
+
+
+@bp.post("/games")
+def create_game():
+    data = _json_body()
+    state, host_token = store().create_game(data.get("edition", "classic") if isinstance(
+        data.get("edition", "classic"), str) else "")
+    code = state["code"]
+    return jsonify({"code": code, "join_url": join_url(code), "host_token": host_token,
+                    "state": public(state)}), 201
+
+
+@bp.post("/games/<code>/players")
+def join_game(code):
+    data = _json_body()
+    code = normal_code(code)
+    actor = store().actor_for(code, bearer_token())
+    phone = data.get("phone", True)
+    if phone is False and not actor.host:
+        raise Forbidden("Only the host adds a player who has no phone.")
+    state, pid, token = store().join(code, data.get("name"), data.get("sex"), phone=phone is not False,
+                                     actor=actor)
+    return jsonify({"player_id": pid, "token": token, "state": public(state)}), 201
+
+
+@bp.get("/games/<code>")
+def get_game(code):
+    return jsonify(public(store().load(normal_code(code))))
+
+
+@bp.post("/games/<code>/actions")
+def post_action(code):
+    code = normal_code(code)
+    action = _json_body()
+    actor = store().actor_for(code, bearer_token())
+    if not actor.seated:
+        raise Forbidden("Send your seat token (Authorization: Bearer ...) to act in this game.")
+    state = store().apply(code, action, actor)
+    return jsonify({"state": public(state)})
+
+
+@bp.post("/games/<code>/check")
+def check_action(code):
+    """The verdict an action would get, without changing anything (the arbiter)."""
+    code = normal_code(code)
+    action = _json_body()
+    actor = store().actor_for(code, bearer_token())
+    state = store().load(code)
+    if not actor.seated:  # asking is free: judge it as the host would, rules only
+        actor = Actor(host=True)
+    try:
+        verdict = engine.check(state, action, actor)
+    except (BadAction, Forbidden) as exc:
+        verdict = {"allowed": False, "message": exc.message, "rule": None, "citation": None}
+    return jsonify(verdict)
+
+
+@bp.post("/games/<code>/undo")
+def undo(code):
+    code = normal_code(code)
+    actor = store().actor_for(code, bearer_token())
+    return jsonify({"state": public(store().undo(code, actor))})
+
+
+@bp.get("/games/<code>/history")
+def history(code):
+    return jsonify({"events": store().history(normal_code(code))})
+
+
+@bp.get("/games/<code>/events")
+def events(code):
+    code = normal_code(code)
+    store().version(code)  # 404 for an unknown game before the stream starts
+    return event_stream(code)

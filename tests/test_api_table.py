@@ -1,0 +1,263 @@
+"""The table issue through the JSON API: games, seats, the level counter, turns, undo."""
+
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+
+from companion import create_app
+
+from .conftest import Table
+
+
+def test_new_game_answers_code_join_url_host_token_and_state(client):
+    r = client.post("/api/games", json={"edition": "tails"})
+    assert r.status_code == 201
+    body = r.get_json()
+    assert set(body) >= {"code", "join_url", "host_token", "state"}
+    assert body["join_url"].endswith(f"/join/{body['code']}")
+    state = body["state"]
+    assert state["edition"] == "tails" and state["code"] == body["code"]
+    assert state["turn"] is None and state["winner"] is None and state["players"] == []
+    assert isinstance(state["version"], int) and isinstance(state["log"], list)
+
+
+def test_unknown_edition_is_a_clear_400(client):
+    r = client.post("/api/games", json={"edition": "munchkin-mars"})
+    assert r.status_code == 400
+    assert "edition" in r.get_json()["error"]["message"]
+
+
+def test_joining_seats_players_and_the_first_seated_has_the_turn(table):
+    ann = table.join("Ann", "female")
+    assert ann["player_id"] and len(ann["token"]) >= 30
+    table.join("Bob")
+    state = table.state()
+    assert [p["name"] for p in state["players"]] == ["Ann", "Bob"]
+    assert state["turn"] == table.ids["Ann"]
+    bob = table.player("Bob")
+    assert (bob["level"], bob["sex"], bob["gear_bonus"], bob["combat_strength"]) == (1, "male", 0, 1)
+
+
+@pytest.mark.parametrize("body, words", [
+    ({"name": "", "sex": "male"}, "name"),
+    ({"name": "Ann", "sex": "robot"}, "Sex"),
+    ({"name": "x" * 41, "sex": "male"}, "40"),
+    ({"sex": "male"}, "name"),
+])
+def test_bad_join_gets_a_clear_message_and_seats_nobody(table, body, words):
+    r = table.client.post(f"/api/games/{table.code}/players", json=body)
+    assert r.status_code == 400
+    assert words in r.get_json()["error"]["message"]
+    assert table.state()["players"] == []
+
+
+def test_level_counter_moves_levels_and_gear(table):
+    table.join("Ann")
+    pid = table.ids["Ann"]
+    table.act("Ann", {"type": "level", "player": pid, "delta": 1, "source": "adjust"})
+    table.act("Ann", {"type": "gear", "player": pid, "delta": 3})
+    ann = table.player("Ann")
+    assert (ann["level"], ann["gear_bonus"], ann["combat_strength"]) == (2, 3, 5)
+    table.act("Ann", {"type": "set_sex", "player": pid, "sex": "female"})
+    assert table.player("Ann")["sex"] == "female"
+
+
+def test_a_level_never_goes_below_one_and_the_refusal_cites_the_rulebook(table):
+    table.join("Ann")
+    before = table.state()
+    body = table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": -1}, expect=422)
+    error = body["error"]
+    assert error["rule"] == "level-minimum"
+    assert error["message"] and "Munchkin" in error["citation"]
+    assert table.state()["version"] == before["version"]
+
+
+@pytest.mark.parametrize("source", ["card", "sell", "adjust"])
+def test_level_ten_only_by_killing_a_monster(table, source):
+    table.join("Ann")
+    pid = table.ids["Ann"]
+    table.act("Ann", {"type": "level", "player": pid, "delta": 8, "source": "kill"})
+    body = table.act("Ann", {"type": "level", "player": pid, "delta": 1, "source": source}, expect=422)
+    assert body["error"]["rule"] == "level-ten-needs-kill"
+    assert "Munchkin (classic rules)" in body["error"]["citation"]
+    assert table.player("Ann")["level"] == 9
+    assert table.state()["winner"] is None
+
+
+def test_first_to_reach_ten_by_a_kill_wins_and_the_game_is_over(table):
+    table.join("Ann"), table.join("Bob")
+    pid = table.ids["Ann"]
+    table.act("Ann", {"type": "level", "player": pid, "delta": 9, "source": "kill"})
+    state = table.state()
+    assert state["winner"] == pid and table.player("Ann")["level"] == 10
+    refused = table.act("Bob", {"type": "level", "player": table.ids["Bob"], "delta": 1}, expect=422)
+    assert refused["error"]["rule"] == "game-over"
+
+
+def test_a_player_token_changes_only_that_player_and_the_host_changes_anyone(table):
+    table.join("Ann"), table.join("Bob")
+    r = table.act("Ann", {"type": "level", "player": table.ids["Bob"], "delta": 1}, expect=403)
+    assert "Bob" in r["error"]["message"]
+    table.act("host", {"type": "level", "player": table.ids["Bob"], "delta": 1})
+    assert table.player("Bob")["level"] == 2
+
+
+def test_requests_without_a_valid_token_are_refused(table):
+    table.join("Ann")
+    action = {"type": "level", "player": table.ids["Ann"], "delta": 1}
+    r = table.client.post(f"/api/games/{table.code}/actions", json=action)
+    assert r.status_code == 403
+    r = table.client.post(f"/api/games/{table.code}/actions", json=action,
+                          headers={"Authorization": "Bearer not-a-real-token"})
+    assert r.status_code == 403
+    assert table.player("Ann")["level"] == 1
+
+
+@pytest.mark.parametrize("action, words", [
+    ({"type": "teleport"}, "Unknown action"),
+    ({"type": "level", "player": 999, "delta": 1}, "no player"),
+    ({"type": "level", "player": "1", "delta": 1}, "player"),
+    ({"type": "level", "player": 1, "delta": "lots"}, "delta"),
+    ({"type": "level", "player": 1, "delta": 1, "source": "magic"}, "source"),
+    ({"type": "set_sex", "player": 1, "sex": "other"}, "Sex"),
+])
+def test_malformed_actions_get_400_with_a_message_and_change_nothing(table, action, words):
+    table.join("Ann")
+    before = table.state()["version"]
+    body = table.act("Ann", action, expect=400)
+    assert words.lower() in body["error"]["message"].lower()
+    assert table.state()["version"] == before
+
+
+def test_non_json_body_is_400(table):
+    table.join("Ann")
+    r = table.client.post(f"/api/games/{table.code}/actions", data="level up please",
+                          headers={"Authorization": f"Bearer {table.tokens['Ann']}",
+                                   "Content-Type": "application/json"})
+    assert r.status_code == 400 and r.get_json()["error"]["message"]
+
+
+def test_oversized_body_is_refused(table):
+    table.join("Ann")
+    r = table.client.post(f"/api/games/{table.code}/actions", data=json.dumps({"type": "x" * 100_000}),
+                          headers={"Authorization": f"Bearer {table.tokens['Ann']}",
+                                   "Content-Type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_unknown_game_is_404(client):
+    assert client.get("/api/games/NOPE9").status_code == 404
+    r = client.post("/api/games/NOPE9/actions", json={"type": "level"})
+    assert r.status_code == 404
+
+
+def test_turns_pass_by_the_player_or_the_host(table):
+    for name in ("Ann", "Bob", "Cid"):
+        table.join(name)
+    refused = table.act("Bob", {"type": "set_turn", "player": table.ids["Bob"]}, expect=422)
+    assert refused["error"]["rule"] == "turn-pass"
+    table.act("Ann", {"type": "end_turn", "player": table.ids["Ann"]})
+    assert table.state()["turn"] == table.ids["Bob"]
+    table.act("host", {"type": "set_turn", "player": table.ids["Ann"]})
+    assert table.state()["turn"] == table.ids["Ann"]
+
+
+def test_undo_takes_back_the_last_change_and_history_says_who_did_what(table):
+    table.join("Ann")
+    pid = table.ids["Ann"]
+    table.act("Ann", {"type": "level", "player": pid, "delta": 3, "source": "adjust"})
+    table.act("Ann", {"type": "level", "player": pid, "delta": 1, "source": "kill"})
+    assert table.player("Ann")["level"] == 5
+    table.undo("Ann")
+    assert table.player("Ann")["level"] == 4
+    table.undo("Ann")
+    assert table.player("Ann")["level"] == 1
+    events = table.client.get(f"/api/games/{table.code}/history").get_json()["events"]
+    texts = [e["text"] for e in events]
+    assert "Ann: level 4 to 5, killed a monster" in texts
+    assert any(e["undone"] for e in events)
+
+
+def test_only_the_author_or_the_host_may_undo(table):
+    table.join("Ann"), table.join("Bob")
+    table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 1})
+    table.undo("Bob", expect=403)
+    assert table.player("Ann")["level"] == 2
+    table.undo("host")
+    assert table.player("Ann")["level"] == 1
+
+
+def test_twenty_phones_tapping_at_once_lose_no_update(tmp_path):
+    """Twenty threads, each a phone, tap +1 on one shared counter at the same moment."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "x",
+                      "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'race.db'}"})
+    table = Table(app.test_client())
+    table.join("Ann")
+    pid = table.ids["Ann"]
+    start = threading.Barrier(20)
+    results = []
+
+    def phone(delta):
+        client = app.test_client()
+        start.wait()
+        r = client.post(f"/api/games/{table.code}/actions",
+                        json={"type": "gear", "player": pid, "delta": delta},
+                        headers={"Authorization": f"Bearer {table.host_token}"})
+        results.append(r.status_code)
+
+    threads = [threading.Thread(target=phone, args=(1,)) for _ in range(20)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    accepted = results.count(200)
+    assert accepted == 20, results
+    assert table.player("Ann")["gear_bonus"] == accepted
+    assert table.state()["version"] == 1 + accepted  # one join, then one version per tap
+
+
+def test_a_restart_loses_nothing_acknowledged(tmp_path):
+    url = f"sqlite:///{tmp_path / 'persist.db'}"
+    first = create_app({"TESTING": True, "SECRET_KEY": "x", "COMPANION_DATABASE_URL": url})
+    table = Table(first.test_client())
+    table.join("Ann")
+    table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 2})
+    first.extensions["companion_store"].engine.dispose()
+    second = create_app({"TESTING": True, "SECRET_KEY": "x", "COMPANION_DATABASE_URL": url})
+    client = second.test_client()
+    state = client.get(f"/api/games/{table.code}").get_json()
+    assert state["players"][0]["level"] == 3
+    r = client.post(f"/api/games/{table.code}/actions",
+                    json={"type": "level", "player": table.ids["Ann"], "delta": 1},
+                    headers={"Authorization": f"Bearer {table.tokens['Ann']}"})
+    assert r.status_code == 200 and r.get_json()["state"]["players"][0]["level"] == 4
+
+
+def test_the_event_stream_rings_with_the_new_version(app, table):
+    table.join("Ann")
+    version = table.state()["version"]
+    response = table.client.get(f"/api/games/{table.code}/events?since={version}", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    chunks = response.response
+    table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 1})
+    seen = ""
+    for chunk in chunks:
+        seen += chunk.decode() if isinstance(chunk, bytes) else chunk
+        if "event: changed" in seen:
+            break
+    response.close()
+    assert f'"version": {version + 1}' in seen
+
+
+def test_names_are_escaped_on_pages(client):
+    table = Table(client)
+    table.join("<script>alert(1)</script>")
+    with client.session_transaction():
+        pass
+    client.set_cookie(f"host_{table.code}", table.host_token)
+    html = client.get(f"/games/{table.code}/host").get_data(as_text=True)
+    assert "<script>alert(1)</script>" not in html
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
