@@ -45,7 +45,8 @@ def create_app(config: dict | None = None) -> Flask:
     )
     if config:
         app.config.update(config)
-    app.config.setdefault("SECRET_KEY", os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance))
+    if not app.config.get("SECRET_KEY"):  # Flask pre-defines it as None, so no setdefault
+        app.config["SECRET_KEY"] = os.environ.get("COMPANION_SECRET_KEY") or _secret_key(instance)
 
     from .web import init_app
 

@@ -60,11 +60,19 @@ def _explain(err: dict) -> str:
     if kind == "union_tag_not_found":
         return f"missing; one of: {_KIND_WORDS}"
     if kind == "union_tag_invalid":
-        return f"{err.get('input')!r} is not a kind; one of: {_KIND_WORDS}"
+        tag = (err.get("ctx") or {}).get("tag", err.get("input"))
+        return f"{tag!r} is not a kind; one of: {_KIND_WORDS}"
     if kind == "extra_forbidden":
         return "unknown key (a typo?)"
     if kind == "missing":
         return "required"
+    if kind == "string_too_short":
+        return "must not be empty"
+    if kind == "string_pattern_mismatch":
+        return "needs letters or digits (a name like 'elf' or 'chess-club')"
+    if kind == "literal_error":
+        expected = (err.get("ctx") or {}).get("expected", "")
+        return f"{err.get('input')!r} is not one of {expected}"
     msg = err.get("msg", "invalid")
     if msg.startswith("Value error, "):
         msg = msg[len("Value error, "):]
@@ -92,6 +100,8 @@ def _check(data: Any, *, where: str, label: str, default_set: str | None = None,
         raise CatalogError(f"{where}: card '{label}': a card must be a JSON object",
                            where=where, card=label)
     data = dict(data)
+    if "kind" in data:
+        data["kind"] = schema.normalize_kind(data["kind"])
     if default_set is not None:
         data.setdefault("set", default_set)
     try:

@@ -21,7 +21,8 @@ import re
 import unicodedata
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError, model_validator
+from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt,
+                      ValidationError, model_validator)
 
 SETS: tuple[str, ...] = ("classic", "oz", "spell-skool", "russia", "tails", "house")
 KINDS: tuple[str, ...] = (
@@ -38,10 +39,35 @@ STATS: tuple[str, ...] = (
 FLAG_STATS: frozenset[str] = frozenset({"wins_ties", "helper_levels", "level_only", "auto_escape"})
 ROLES: tuple[str, ...] = ("fighting", "helping", "helped")
 
-Slug = Annotated[str, Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", max_length=60)]
+def _slug_in(value: Any) -> Any:
+    """Phones type "Elf" or "Chess Club": accept them as the slugs "elf" and "chess-club"."""
+    return slugify(value) if isinstance(value, str) else value
+
+
+def _word_in(value: Any) -> Any:
+    """Fixed vocabulary words are matched without regard to case or spaces ("1 Hand")."""
+    return slugify(value) if isinstance(value, str) else value
+
+
+Slug = Annotated[str, BeforeValidator(_slug_in),
+                 Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", min_length=1, max_length=60)]
+Sex = Annotated[Literal["male", "female"], BeforeValidator(_word_in)]
 Text = Annotated[str, Field(min_length=1, max_length=600)]
 Name = Annotated[str, Field(min_length=1, max_length=80)]
 SmallInt = Annotated[StrictInt, Field(ge=-99, le=99)]
+
+
+KIND_ALIASES = {"monster-enhancer": "enhancer", "oneshot": "one-shot", "halfbreed": "half-breed",
+                "supermunchkin": "super-munchkin", "go-up-level": "go-up-a-level",
+                "level-up": "go-up-a-level"}
+
+
+def normalize_kind(value: Any) -> Any:
+    """``"Monster Enhancer"`` -> ``"enhancer"``; anything else that is not a string unchanged."""
+    if not isinstance(value, str):
+        return value
+    slug = slugify(value)
+    return KIND_ALIASES.get(slug, slug)
 
 
 def slugify(text: str) -> str:
@@ -60,8 +86,8 @@ class Condition(_Strict):
 
     race: Optional[Slug] = None
     class_: Optional[Slug] = Field(default=None, alias="class")
-    sex: Optional[Literal["male", "female"]] = None
-    role: Optional[Literal["fighting", "helping", "helped"]] = None
+    sex: Optional[Sex] = None
+    role: Optional[Annotated[Literal["fighting", "helping", "helped"], BeforeValidator(_word_in)]] = None
     tag: Optional[Slug] = None
 
 
@@ -94,10 +120,10 @@ class BadStuff(_Strict):
 class Requires(_Strict):
     race: Optional[Slug] = None
     class_: Optional[Slug] = Field(default=None, alias="class")
-    sex: Optional[Literal["male", "female"]] = None
+    sex: Optional[Sex] = None
     not_race: Optional[Slug] = None
     not_class: Optional[Slug] = None
-    not_sex: Optional[Literal["male", "female"]] = None
+    not_sex: Optional[Sex] = None
 
 
 class _Card(_Strict):
@@ -127,8 +153,8 @@ class Curse(_Card):
     bonus: Optional[SmallInt] = None
     duration: Literal["once", "next_fight", "lasting"] = "once"
     lose_levels: Optional[Annotated[StrictInt, Field(ge=0, le=10)]] = None
-    lose_slot: Optional[Literal["headgear", "armor", "footgear", "1-hand", "2-hands", "other",
-                                "big", "any"]] = None
+    lose_slot: Optional[Annotated[Literal["headgear", "armor", "footgear", "1-hand", "2-hands",
+                                          "other", "big", "any"], BeforeValidator(_word_in)]] = None
     change_sex: Optional[StrictBool] = None
 
 
@@ -142,7 +168,8 @@ class Enhancer(_Card):
 class Item(_Card):
     kind: Literal["item"]
     bonus: Optional[SmallInt] = None
-    slot: Optional[Literal["headgear", "armor", "footgear", "1-hand", "2-hands", "other"]] = None
+    slot: Optional[Annotated[Literal["headgear", "armor", "footgear", "1-hand", "2-hands", "other"],
+                             BeforeValidator(_word_in)]] = None
     big: Optional[StrictBool] = None
     gold: Optional[Annotated[StrictInt, Field(ge=0, le=10000)]] = None
     requires: Optional[Requires] = None

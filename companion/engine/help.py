@@ -1,11 +1,141 @@
-"""Who could turn a fight by helping, and a fair bribe (issue 6). Being written."""
+"""Who could turn a losing fight by helping, and what a fair bribe would be (issue 6).
+
+Both functions only read: they run ``combat.compute`` with each candidate as the helper, so
+a candidate's strength includes their own abilities (a Dog helping) and the fighter's (a
+Pony being helped), and the monster effects the candidate would trigger (an Elf against a
+monster that hates Elves, unless the fighter already triggered it). The rules that bind a
+deal (one helper, the living only, the ledger) live in ``deals``.
+"""
 
 from __future__ import annotations
 
+from typing import Any
 
-def helper_options(**kwargs) -> list[dict]:
+from . import character, combat
+from .editions import Edition
+
+# What one treasure card is taken to be worth when a bribe is paid in items instead. Items
+# in the five rulebooks' decks are mostly worth 100 to 600 gold and many treasures are not
+# items at all, so a round 300 is a figure the table can argue with, not a rule.
+GOLD_PER_TREASURE = 300
+
+
+def _name(player: dict) -> str:
+    return player.get("name") or f"Player {player.get('id', '?')}"
+
+
+def helper_options(*, edition: Edition | str, fighter: dict, others: list[dict],
+                   monsters: list[dict], one_shots: list[dict], helper: dict | None = None,
+                   variants: dict | None = None, **_ignored: Any) -> list[dict]:
+    """For each other player: could they help, how strong would they be, would that win.
+
+    Returns ``[{"player", "name", "can_help", "why_not", "strength", "would_win", "margin",
+    "needed"}]`` in the order of ``others``. ``margin`` is the players' side minus the
+    monsters' with that player as the helper (positive: winning by that much; a Warrior
+    side also wins at 0, see ``would_win``). A dead player or one already in the fight
+    cannot help; while someone else helps, the numbers show what a swap would give.
+    """
+    out = []
+    helper_id = None if helper is None else helper.get("id")
+    for other in others:
+        why = None
+        if other.get("id") == fighter.get("id"):
+            why = f"{_name(other)} is the one fighting"
+        elif helper_id is not None and other.get("id") == helper_id:
+            why = f"{_name(other)} is already helping"
+        elif other.get("dead"):
+            why = f"{_name(other)} is dead until their next turn"
+        elif helper is not None:
+            why = f"only one player can help and {_name(helper)} already does"
+        view = combat.compute(edition=edition, fighter=fighter, helper=other,
+                              monsters=monsters, one_shots=one_shots, variants=variants)
+        out.append({
+            "player": other.get("id"), "name": _name(other), "can_help": why is None,
+            "why_not": why, "strength": view["helper_strength"],
+            "would_win": view["winning"],
+            "margin": view["players_strength"] - view["monsters_strength"],
+            "needed": view["needed"],
+        })
+    return out
+
+
+def _round_half_up(x: float) -> int:
+    return int(x + 0.5)
+
+
+def _pick_items(fighter: dict, target_gold: int, edition: Edition | str) -> list[dict]:
+    """Carried items worth at least ``target_gold``, sparing what the fighter fights with.
+
+    One item if a single one is enough (the cheapest such), else the fewest from the most
+    valuable down; items that give the fighter nothing right now go first.
+    """
+    ed = combat._edition(edition)
+    rows = [r for r in character.item_rows(fighter, ed) if (r["gold"] or 0) > 0]
+    if not rows or target_gold <= 0:
+        return []
+    enough = [r for r in rows if r["gold"] >= target_gold]
+    if enough:
+        best = min(enough, key=lambda r: (r["counts"], r["gold"], str(r["iid"])))
+        return [best]
+    chosen, total = [], 0
+    for r in sorted(rows, key=lambda r: (r["counts"], -r["gold"], str(r["iid"]))):
+        chosen.append(r)
+        total += r["gold"]
+        if total >= target_gold:
+            return chosen
     return []
 
 
-def suggest_bribe(**kwargs) -> dict:
-    return {}
+def suggest_bribe(*, edition: Edition | str, fighter: dict, helper: dict,
+                  monsters: list[dict], one_shots: list[dict], variants: dict | None = None,
+                  **_ignored: Any) -> dict:
+    """A deterministic bribe for ``helper`` to help ``fighter`` win this fight.
+
+    The helper's share of the fight's treasures follows their share of the players'
+    strength (rounded half up, at least one); they pick first when they bring half or more.
+    A fight that gives the fighter the game is worth every treasure. An Elf helper who gains
+    levels anyway (classic) is offered one treasure less. The same value is also offered in
+    carried items at ``GOLD_PER_TREASURE`` gold per treasure. ``explanation`` says all this
+    in one line.
+    """
+    with_helper = combat.compute(edition=edition, fighter=fighter, helper=helper,
+                                 monsters=monsters, one_shots=one_shots, variants=variants)
+    alone = combat.compute(edition=edition, fighter=fighter, helper=None,
+                           monsters=monsters, one_shots=one_shots, variants=variants)
+    h, f = _name(helper), _name(fighter)
+    total = with_helper["rewards"]["treasures"]
+    base = {"helper": helper.get("id"), "would_win": with_helper["winning"], "treasures": 0,
+            "of": total, "pick_first": False, "items": [], "items_gold": 0, "share": 0.0}
+    if not with_helper["winning"]:
+        return {**base, "explanation":
+                f"Even with {h} the monsters still lead; the players would need "
+                f"{with_helper['needed']} more, so no bribe buys this fight."}
+    if alone["winning"]:
+        return {**base, "explanation": f"{f} already wins without help: no bribe needed."}
+
+    hs = max(0, with_helper["helper_strength"] or 0)
+    fs = max(0, with_helper["fighter_strength"])
+    share = hs / (hs + fs) if hs + fs else 0.5
+    helper_levels = with_helper["rewards"]["helper_levels"]
+    if with_helper["for_the_win"]:
+        treasures, pick_first = total, True
+        why = f"this fight wins {f} the game, so it is worth all {total} treasures"
+    else:
+        treasures = min(total, max(1 if total else 0, _round_half_up(share * total)))
+        if helper_levels and treasures:
+            treasures -= 1
+        pick_first = share >= 0.5
+        why = (f"{h} brings {hs} of {hs + fs} strength ({round(share * 100)}%) "
+               f"to a fight worth {total} treasure{'s' if total != 1 else ''}")
+        if helper_levels:
+            why += f" and gains {helper_levels} level{'s' if helper_levels != 1 else ''} anyway"
+    items = _pick_items(fighter, treasures * GOLD_PER_TREASURE, edition)
+    gold = sum(r["gold"] for r in items)
+    offer = (f"offer {treasures} treasure{'s' if treasures != 1 else ''}, "
+             f"{h if pick_first else f} picks first")
+    if items:
+        offer += " - or " + ", ".join(f"{r['name']} ({r['gold']} gold)" for r in items)
+    return {**base, "treasures": treasures, "pick_first": pick_first,
+            "items": [{"iid": r["iid"], "name": r["name"], "gold": r["gold"]} for r in items],
+            "items_gold": gold, "share": round(share, 3),
+            "explanation": f"{why}: {offer}."}

@@ -1,0 +1,429 @@
+"""The arbiter's search: a player's question in, the rulings that answer it out, best first.
+
+Players type the way they talk ("can i sell stuff to hit level 10", "helpr gets lvl?",
+"2 big items as dwarf"), so the question goes through the same pipeline as every ruling:
+
+1. normalize: lower case, drop apostrophes and punctuation, "1,000" -> "1000";
+2. numbers become words ("2" -> "two", "10th" -> "ten");
+3. multi-word phrases become one token ("run away" -> flee, "go up a level" -> gual);
+4. slang and synonyms map to one canonical token ("stuff", "gear" -> item; "ding" -> level;
+   "died" -> dead; "hat" -> headgear), with a light suffix stemmer for the rest;
+5. stop words go.
+
+Each ruling is indexed by field (question and keywords weigh most, then id and topic, the
+answer, the reasoning, the differs note). A query token the index has never seen is matched
+fuzzily (rapidfuzz) against the index vocabulary, so "helpr", "chairty" or "escpae" still
+land. Scores are BM25-like per token, plus a bonus for query word pairs that appear side by
+side in a ruling's question or keywords. With an edition, rulings stated in its rulebook get a
+boost and the others a light penalty (they still show: a table may want to know what another
+edition says). A query takes well under a millisecond on ~120 rulings.
+"""
+
+from __future__ import annotations
+
+import copy
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz import fuzz, process
+
+from . import _rulings
+
+# ------------------------------------------------------------------ text normalization
+
+_NUMBERS = {
+    "0": "zero", "1": "one", "2": "two", "3": "three", "4": "four", "5": "five", "6": "six",
+    "7": "seven", "8": "eight", "9": "nine", "10": "ten", "1st": "one", "2nd": "two",
+    "3rd": "three", "4th": "four", "5th": "five", "6th": "six", "9th": "nine", "10th": "ten",
+    "first": "one", "second": "two", "third": "three", "tenth": "ten", "ninth": "nine",
+    "double": "two", "twice": "two", "both": "two", "pair": "two", "once": "one", "single": "one",
+    "1k": "1000", "2k": "2000", "thousand": "1000", "lvl10": "ten", "level10": "ten",
+}
+
+# multi-word phrases -> replacement tokens (matched on the raw tokens, longest first)
+_PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
+    ("go", "up", "a", "level"): ("gual",),
+    ("go", "up", "level"): ("gual",),
+    ("goes", "up", "a", "level"): ("gual",),
+    ("level", "up", "card"): ("gual",),
+    ("run", "away"): ("flee",),
+    ("ran", "away"): ("flee",),
+    ("running", "away"): ("flee",),
+    ("runs", "away"): ("flee",),
+    ("get", "away"): ("flee",),
+    ("got", "away"): ("flee",),
+    ("level", "up"): ("level",),
+    ("levels", "up"): ("level",),
+    ("levelled", "up"): ("level",),
+    ("leveled", "up"): ("level",),
+    ("go", "up"): ("level",),
+    ("half", "breed"): ("halfbreed",),
+    ("super", "munchkin"): ("supermunchkin",),
+    ("no", "value"): ("novalue",),
+    ("bad", "stuff"): ("badstuff",),
+    ("one", "shot"): ("oneshot",),
+    ("1", "shot"): ("oneshot",),
+    ("one", "shots"): ("oneshot",),
+    ("usable", "once"): ("oneshot",),
+    ("hand", "limit"): ("handlimit",),
+    ("max", "cards"): ("handlimit",),
+    ("big", "stuff"): ("big", "item"),
+    ("throw", "away"): ("discard",),
+    ("get", "rid"): ("discard",),
+    ("give", "away"): ("give",),
+    ("kick", "open"): ("kick",),
+    ("kick", "down"): ("kick",),
+    ("kicked", "open"): ("kick",),
+    ("open", "the", "door"): ("kick", "door"),
+    ("open", "a", "door"): ("kick", "door"),
+    ("face", "up"): ("faceup",),
+    ("face", "down"): ("facedown",),
+    ("face", "upward"): ("faceup",),
+    ("next", "combat"): ("next", "fight"),
+    ("wandering", "monster"): ("wandering",),
+    ("look", "for", "trouble"): ("trouble",),
+    ("looking", "for", "trouble"): ("trouble",),
+    ("listen", "at", "the", "door"): ("listen", "door"),
+    ("shared", "victory"): ("shared", "win"),
+    ("same", "time"): ("together",),
+    ("at", "once"): ("together",),
+    ("new", "character"): ("respawn",),
+    ("come", "back"): ("respawn",),
+    ("comes", "back"): ("respawn",),
+    ("chess", "club"): ("chess",),
+    ("sports", "club"): ("sports",),
+    ("potions", "club"): ("potions",),
+    ("forbidden", "magic"): ("forbidden",),
+}
+_MAX_PHRASE = max(len(p) for p in _PHRASES)
+
+# slang, synonyms and inflections -> canonical token (applied to questions and rulings alike)
+_SYNONYMS: dict[str, str] = {}
+
+
+def _syn(canonical: str, *words: str) -> None:
+    for w in words:
+        _SYNONYMS[w] = canonical
+
+
+_syn("item", "item", "items", "stuff", "gear", "equipment", "thing", "things", "card's",
+     "treasure's")
+_syn("level", "level", "levels", "lvl", "lvls", "lv", "ding", "dinged", "dings", "dinging",
+     "levelup", "levelled", "leveled", "leveling", "levelling")
+_syn("gual", "gual", "gual's", "gualcard")
+_syn("dead", "dead", "die", "dies", "died", "dying", "death", "deaths", "corpse", "corpses",
+     "respawned", "kia")
+_syn("respawn", "respawn", "respawning", "revive", "revived", "resurrect", "reborn")
+_syn("kill", "kill", "kills", "killed", "killing", "slay", "slain", "slays", "slew", "murder")
+_syn("flee", "flee", "flees", "fled", "fleeing", "run", "runs", "ran", "running", "runaway",
+     "runaways", "escape", "escapes", "escaped", "escaping", "retreat", "bail", "leg")
+_syn("bribe", "bribe", "bribes", "bribed", "bribing", "pay", "pays", "paid", "paying",
+     "payment", "payoff", "reward", "rewards", "deal", "deals")
+_syn("headgear", "hat", "hats", "helmet", "helmets", "helm", "helms", "headgear", "head",
+     "cap", "crown")
+_syn("footgear", "boots", "boot", "shoes", "shoe", "footgear", "feet", "foot", "sandals")
+_syn("armor", "armor", "armour", "armors", "armours", "chainmail")
+_syn("help", "help", "helps", "helped", "helping", "helper", "helpers", "assist", "assists",
+     "assisted", "assistant", "backup", "teamup", "team")
+_syn("curse", "curse", "curses", "cursed", "cursing", "hex", "hexed")
+_syn("monster", "monster", "monsters", "mob", "mobs", "enemy", "enemies", "creature",
+     "creatures", "beast", "beasts")
+_syn("win", "win", "wins", "won", "winning", "winner", "winners", "victory", "victories",
+     "victor")
+_syn("sell", "sell", "sells", "sold", "selling", "sale", "cash", "cashing", "buy", "buying",
+     "bought")
+_syn("gold", "gold", "gp", "money", "coins", "value", "worth", "price", "cost", "costs")
+_syn("trade", "trade", "trades", "traded", "trading", "exchange", "exchanged", "barter")
+_syn("class", "class", "classes", "club", "clubs", "job", "profession")
+_syn("race", "race", "races", "species")
+_syn("fight", "fight", "fights", "fighting", "fought", "combat", "combats", "battle",
+     "battles", "battling", "brawl", "fighter")
+_syn("tie", "tie", "ties", "tied", "tying", "equal", "draw", "stalemate")
+_syn("discard", "discard", "discards", "discarded", "discarding", "ditch", "ditched", "toss",
+     "tossed", "trash", "dump", "drop", "dropped", "bin", "scrap")
+_syn("ally", "ally", "allies", "sidekick", "sidekicks", "companion", "companions", "follower",
+     "hireling")
+_syn("big", "big", "large", "huge", "heavy")
+_syn("give", "give", "gives", "gave", "given", "giving", "gift", "gifts", "donate",
+     "donated", "hand_over")
+_syn("charity", "charity", "charities", "excess", "extra", "extras", "leftover", "leftovers")
+_syn("card", "card", "cards")
+_syn("treasure", "treasure", "treasures", "loot", "looted", "looting", "loots", "booty")
+_syn("enhancer", "enhancer", "enhancers", "enhance", "enhanced", "buff", "buffed", "buffs")
+_syn("oneshot", "oneshot", "oneshots", "potion", "potions", "consumable", "consumables")
+_syn("equip", "equip", "equips", "equipped", "equipping", "wear", "wears", "wearing", "wore",
+     "worn", "wield", "wielding", "wielded", "unequip", "unequipped", "use", "using", "slot",
+     "slots")
+_syn("halfbreed", "halfbreed", "halfbreeds", "mixed")
+_syn("supermunchkin", "supermunchkin")
+_syn("novalue", "novalue", "worthless", "valueless")
+_syn("steal", "steal", "steals", "stole", "stolen", "stealing", "rob", "robbed", "pickpocket",
+     "backstab")
+_syn("elf", "elf", "elves", "elven", "elfs")
+_syn("dwarf", "dwarf", "dwarves", "dwarfs", "dwarven")
+_syn("halfling", "halfling", "halflings", "hobbit")
+_syn("body", "body", "bodies")
+_syn("limit", "limit", "limits", "max", "maximum", "most", "cap", "capped")
+_syn("hand", "hand", "hands")
+_syn("weapon", "weapon", "weapons", "sword", "swords", "axe")
+_syn("turn", "turn", "turns")
+_syn("player", "player", "players", "people", "ppl", "buddy", "buddies", "pal", "mates_", "person", "someone", "somebody", "others",
+     "other", "anyone", "anybody", "friend", "friends", "opponent", "opponents")
+_syn("together", "together", "simultaneously", "jointly", "joint", "shared", "share", "sharing",
+     "split", "splitting", "divide", "divided", "distribute")
+_syn("roll", "roll", "rolls", "rolled", "rolling", "dice", "d6")
+_syn("forced", "forced", "force", "forces", "compel", "compelled", "made", "make", "must")
+_syn("leave", "leave", "leaves", "left", "quit", "quits", "withdraw", "backout")
+_syn("plural", "plural", "plurals", "group")
+_syn("rule", "rule", "rules", "rulebook", "rulebooks")
+_syn("mate", "mate", "mates", "clone", "copy", "copies", "duplicate")
+_syn("one", "one", "only", "lone")
+_syn("warrior", "warrior", "warriors")
+_syn("wizard", "wizard", "wizards", "wiz")
+_syn("oligarch", "oligarch", "oligarchs")
+_syn("undead", "undead", "zombie", "zombies")
+_syn("wolf", "wolf", "wolves")
+_syn("babushka", "babushka", "babushkas", "granny", "grannies")
+_syn("dragon", "dragon", "dragons")
+
+# query-only expansions: a token also counts, at a lower weight, as these tokens
+_EXPAND: dict[str, tuple[tuple[str, float], ...]] = {
+    "treasure": (("item", 0.5),),
+    "item": (("treasure", 0.3),),
+    "weapon": (("item", 0.6), ("equip", 0.5), ("hand", 0.3)),
+    "swap": (("trade", 0.6), ("equip", 0.6)),
+    "switch": (("equip", 0.6), ("trade", 0.3)),
+    "headgear": (("equip", 0.4),),
+    "footgear": (("equip", 0.4),),
+    "armor": (("equip", 0.4),),
+    "gold": (("sell", 0.6),),
+    "kill": (("dead", 0.3),),
+    "dead": (("kill", 0.2),),
+    "respawn": (("dead", 0.6),),
+    "body": (("dead", 0.5), ("treasure", 0.3)),
+    "bribe": (("give", 0.4), ("help", 0.3)),
+    "give": (("bribe", 0.3),),
+    "charity": (("give", 0.3),),
+    "gual": (("level", 0.4),),
+    "halfbreed": (("race", 0.3),),
+    "supermunchkin": (("class", 0.3),),
+    "oneshot": (("item", 0.2),),
+    "wandering": (("monster", 0.3),),
+    "mate": (("monster", 0.3),),
+    "limit": (("many", 0.5),),
+    "many": (("limit", 0.5),),
+}
+
+_STOP = frozenset("""
+a an the i me my mine myself you your yours u ur can cant could couldnt do does did doesnt
+dont didnt is isnt are arent am be been being it its im ive id ill to of in on at for with and
+or if so what whats how when who whose which this that these those there theres here get gets
+got getting have has had hasnt havent still just any some will wont would wouldnt should
+shouldnt we us our they them their theyre he she him her his hers as by from up out about
+into than then too very way like really ok okay hey pls please plz yes no not nope yeah yep
+also even ever s t d ll ve re m allowed allow possible legal legit happen happens happened
+wait um uh guys guy whole hit reach reaching reached get work works working mean means
+""".split())
+
+_TOKEN_RE = re.compile(r"[a-z0-9]+")
+
+
+def _stem(word: str) -> str:
+    """A very small suffix stemmer for words the synonym table does not know."""
+    if len(word) > 5 and word.endswith("ing"):
+        word = word[:-3]
+    elif len(word) > 4 and word.endswith("ed"):
+        word = word[:-2]
+    elif len(word) > 4 and word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    return word
+
+
+@lru_cache(maxsize=8192)
+def _canon(word: str) -> str:
+    if word in _SYNONYMS:
+        return _SYNONYMS[word]
+    stem = _stem(word)
+    return _SYNONYMS.get(stem, stem)
+
+
+def _raw_tokens(text: str) -> list[str]:
+    text = text.lower().replace("\u2019", "'").replace("'", "")
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", text)  # 1,000 -> 1000
+    return [_NUMBERS.get(t, t) for t in _TOKEN_RE.findall(text)]
+
+
+def tokens(text: str) -> list[str]:
+    """Canonical tokens of ``text``: phrases joined, synonyms mapped, stop words dropped."""
+    raw = _raw_tokens(text)
+    out: list[str] = []
+    i = 0
+    while i < len(raw):
+        for n in range(min(_MAX_PHRASE, len(raw) - i), 1, -1):
+            rep = _PHRASES.get(tuple(raw[i:i + n]))
+            if rep is not None:
+                out.extend(rep)
+                i += n
+                break
+        else:
+            w = raw[i]
+            i += 1
+            if w in _STOP:
+                continue
+            out.append(_canon(w))
+    return out
+
+
+# ------------------------------------------------------------------ the index
+
+_FIELD_WEIGHTS = {"question": 3.0, "keywords": 3.0, "name": 2.0, "answer": 1.5,
+                  "reasoning": 0.6, "differs": 0.4}
+_K1 = 1.2
+_B = 0.35
+
+
+@dataclass
+class _Doc:
+    rec: dict
+    tf: dict[str, float]  # token -> weighted term frequency
+    length: float
+    pairs: frozenset[tuple[str, str]]  # adjacent token pairs of question and keywords
+
+
+@dataclass
+class _Index:
+    docs: list[_Doc]
+    idf: dict[str, float]
+    avglen: float
+    vocab: list[str]  # for fuzzy matching of unknown query tokens
+
+
+def _pairs(toks: list[str]) -> set[tuple[str, str]]:
+    return {(a, b) for a, b in zip(toks, toks[1:]) if a != b}
+
+
+@lru_cache(maxsize=1)
+def _index() -> _Index:
+    docs: list[_Doc] = []
+    df: Counter[str] = Counter()
+    for rec in _rulings():
+        fields = {
+            "question": [tokens(rec["question"])],
+            "keywords": [tokens(k) for k in rec["keywords"]],
+            "name": [tokens(rec["id"].replace("-", " ") + " " + rec["topic"].replace("-", " "))],
+            "answer": [tokens(rec["answer"])],
+            "reasoning": [tokens(rec["reasoning"])],
+            "differs": [tokens(rec["differs"] or "")],
+        }
+        tf: Counter[str] = Counter()
+        length = 0.0
+        for field, lists in fields.items():
+            w = _FIELD_WEIGHTS[field]
+            for toks in lists:
+                for t in toks:
+                    tf[t] += w
+                length += w * len(toks)
+        pairs: set[tuple[str, str]] = set()
+        pairs |= _pairs(fields["question"][0])
+        for toks in fields["keywords"]:
+            pairs |= _pairs(toks)
+        docs.append(_Doc(rec, dict(tf), length, frozenset(pairs)))
+        df.update(tf.keys())
+    n = len(docs)
+    idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
+    avglen = sum(d.length for d in docs) / max(n, 1)
+    vocab = sorted(set(df) | set(_SYNONYMS))
+    return _Index(docs, idf, avglen, vocab)
+
+
+@lru_cache(maxsize=4096)
+def _fuzzy(token: str) -> tuple[str, float] | None:
+    """The index token closest to an unknown ``token`` and a similarity weight in (0, 1]."""
+    if len(token) < 4 or token.isdigit():
+        return None
+    idx = _index()
+    cutoff = 75 if len(token) <= 4 else 80
+    best = process.extractOne(token, idx.vocab, scorer=fuzz.ratio, score_cutoff=cutoff)
+    if best is None:
+        return None
+    match = _SYNONYMS.get(best[0], best[0])
+    if match not in idx.idf:
+        match = _canon(best[0])
+        if match not in idx.idf:
+            return None
+    return match, best[1] / 100.0
+
+
+def _query_terms(q: str) -> tuple[dict[str, float], list[str]]:
+    """Weighted canonical query terms, and the token sequence (for pair bonuses)."""
+    idx = _index()
+    seq: list[str] = []
+    terms: dict[str, float] = {}
+    for t in tokens(q):
+        w = 1.0
+        if t not in idx.idf:
+            hit = _fuzzy(t)
+            if hit is None:
+                continue
+            t, w = hit
+        seq.append(t)
+        terms[t] = max(terms.get(t, 0.0), w)
+    for t, w in list(terms.items()):
+        for extra, ew in _EXPAND.get(t, ()):
+            if extra in idx.idf:
+                terms[extra] = max(terms.get(extra, 0.0), w * ew)
+    return terms, seq
+
+
+EDITION_BOOST = 1.15
+EDITION_PENALTY = 0.75
+
+
+def score_all(q: str, edition: str | None = None) -> list[tuple[float, dict]]:
+    """(score, ruling) for every ruling with a positive score, best first (internal records)."""
+    idx = _index()
+    terms, seq = _query_terms(q)
+    if not terms:
+        return []
+    qpairs = _pairs(seq)
+    total_w = sum(idx.idf[t] * w for t, w in terms.items())
+    scored: list[tuple[float, dict]] = []
+    for doc in idx.docs:
+        s = 0.0
+        matched = 0.0
+        norm = _K1 * (1 - _B + _B * doc.length / idx.avglen)
+        for t, w in terms.items():
+            f = doc.tf.get(t)
+            if not f:
+                continue
+            s += w * idx.idf[t] * f * (_K1 + 1) / (f + norm)
+            matched += w * idx.idf[t]
+        if s <= 0:
+            continue
+        for a, b in qpairs & doc.pairs:
+            s += 0.6 * (idx.idf.get(a, 0) + idx.idf.get(b, 0))
+        s *= 0.6 + 0.4 * (matched / total_w)  # reward covering more of the question
+        if edition:
+            s *= EDITION_BOOST if edition in doc.rec["editions"] else EDITION_PENALTY
+        scored.append((s, doc.rec))
+    scored.sort(key=lambda x: (-x[0], x[1]["id"]))
+    return scored
+
+
+def search(q: str, edition: str | None = None, limit: int = 10) -> list[dict]:
+    """The rulings best answering ``q``, best first, as copies of the records.
+
+    ``edition`` (a game's edition id) boosts rulings stated in that rulebook and lightly
+    penalizes the others; an unknown edition id is ignored. ``limit`` caps the list.
+    """
+    from . import BOOKS
+    if not isinstance(q, str) or not q.strip() or limit <= 0:
+        return []
+    if edition not in BOOKS:
+        edition = None
+    return [copy.deepcopy(rec) for _, rec in score_all(q, edition)[:limit]]
