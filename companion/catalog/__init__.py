@@ -131,8 +131,10 @@ def _check(data: Any, *, where: str, label: str, default_set: str | None = None,
 def validate_card(data: dict, *, where: str = "inline card") -> dict:
     """Validate one card dict and return it normalized (defaults filled, house id made).
 
-    Inline cards of a real set keep no id (a catalog id is only given by the catalog files);
-    house cards get ``house/<slug of name>``. An inline card without ``set`` is a house card.
+    An inline card of a real set keeps the id it was given, if any (a stored copy of a catalog
+    card); house cards always get ``house/<slug of name>``. A card without ``set`` is a house
+    card. Strings in fixed vocabularies are matched loosely ("Elf" -> "elf", "1 Hand" -> "1-hand",
+    "Monster Enhancer" -> "enhancer").
     """
     label = _card_label(data)
     return _check(data, where=where, label=label, default_set="house")
@@ -177,6 +179,10 @@ class Catalog:
 
         ``extra`` (a game's house cards, already validated) is searched along with the catalog.
         """
+        if kind:
+            kind = schema.normalize_kind(kind)
+        if set:
+            set = slugify(set)
         entries = self._entries
         extra = list(extra or ())
         if extra:

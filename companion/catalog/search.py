@@ -18,11 +18,13 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 MIN_SCORE = 72.0
+MAX_QUERY = 100  # characters of a query that are looked at
 _WORD = re.compile(r"[a-z0-9]+")
 
 
@@ -33,11 +35,17 @@ def normalize_text(text: str) -> str:
     return " ".join(_WORD.findall(text))
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Name:
     text: str
     words: tuple[str, ...]
     joined: str  # without spaces: "3872 orcs" -> "3872orcs"
+
+
+@lru_cache(maxsize=8192)
+def _name(raw: str) -> _Name | None:
+    text = normalize_text(raw)
+    return _Name(text, tuple(text.split()), text.replace(" ", "")) if text else None
 
 
 @dataclass
@@ -62,75 +70,103 @@ KIND_CAP = 80.0
 
 def make_entry(card: dict, order: tuple) -> Entry:
     entry = Entry(card=card, set=card.get("set", ""), kind=card.get("kind", ""), order=order)
-    for name in [card.get("name", ""), *card.get("aka", ())]:
-        text = normalize_text(name)
-        if text:
-            entry.names.append(_Name(text, tuple(text.split()), text.replace(" ", "")))
+    for raw in [card.get("name", ""), *card.get("aka", ())]:
+        name = _name(raw) if isinstance(raw, str) else None
+        if name is not None:
+            entry.names.append(name)
     words = KIND_WORDS.get(entry.kind)
     if words:
-        entry.kind_name = _Name(words, tuple(words.split()), words.replace(" ", ""))
+        entry.kind_name = _name(words)
     return entry
 
 
-def _word_score(q: str, words: tuple[str, ...]) -> float:
-    best = 0.0
-    for w in words:
-        if w == q:
-            return 100.0
-        if len(q) >= 2 and w.startswith(q):
-            s = 96.0
-        elif len(q) >= 4 and q.startswith(w) and len(w) >= 3:
-            s = 80.0
-        else:
-            s = Levenshtein.normalized_similarity(q, w) * 100.0
-            if len(q) >= 4 and len(w) > len(q):
-                # a typo in a word still being typed: "plutonim" vs the start of "plutonium"
-                s = max(s, Levenshtein.normalized_similarity(q, w[: len(q) + 1]) * 97.0)
-        if s > best:
-            best = s
-    return best
+def _pair_score(q: str, w: str) -> float:
+    """How well query word ``q`` matches name word ``w`` (0-100)."""
+    if w == q:
+        return 100.0
+    if len(q) >= 2 and w.startswith(q):
+        return 96.0
+    if len(q) >= 4 and q.startswith(w) and len(w) >= 3:
+        return 80.0
+    s = Levenshtein.normalized_similarity(q, w) * 100.0
+    if len(q) >= 4 and len(w) > len(q):
+        # a typo in a word still being typed: "plutonim" vs the start of "plutonium"
+        s = max(s, Levenshtein.normalized_similarity(q, w[: len(q) + 1]) * 97.0)
+    return s
 
 
-def score_name(query: str, qwords: tuple[str, ...], name: _Name) -> float:
-    if query == name.text:
+class _Query:
+    """A normalized query with per-query caches (name words repeat across cards)."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.words = tuple(text.split())
+        self._pairs: dict[tuple[str, str], float] = {}
+        self._names: dict[_Name, float] = {}
+
+    def word_score(self, q: str, words: tuple[str, ...]) -> float:
+        best = 0.0
+        pairs = self._pairs
+        for w in words:
+            key = (q, w)
+            s = pairs.get(key)
+            if s is None:
+                s = pairs[key] = _pair_score(q, w)
+            if s > best:
+                best = s
+                if s >= 100.0:
+                    break
+        return best
+
+    def name_score(self, name: _Name) -> float:
+        s = self._names.get(name)
+        if s is None:
+            s = self._names[name] = score_name(self, name)
+        return s
+
+
+def score_name(query: _Query, name: _Name) -> float:
+    text = query.text
+    if text == name.text:
         return 150.0
-    whole = fuzz.WRatio(query, name.text)
-    words = sum(_word_score(q, name.words) for q in qwords) / len(qwords)
+    whole = fuzz.WRatio(text, name.text)
+    qwords = query.words
+    words = sum(query.word_score(q, name.words) for q in qwords) / len(qwords)
     score = max(whole, words)
-    # the query's words should cover the name: "slime" alone ranks below "drooling slime"
-    if name.text.startswith(query):
+    if name.text.startswith(text):
         score += 25.0
-    elif query in name.text:
+    elif text in name.text:
         score += 15.0
-    elif query.replace(" ", "") in name.joined:
+    elif text.replace(" ", "") in name.joined:
         score += 10.0
     # shorter names that match equally well come first
-    score -= min(len(name.words) - len(qwords), 6) * 0.5 if len(name.words) > len(qwords) else 0
+    if len(name.words) > len(qwords):
+        score -= min(len(name.words) - len(qwords), 6) * 0.5
     return score
 
 
-def score_entry(query: str, qwords: tuple[str, ...], entry: Entry) -> float:
-    best = max((score_name(query, qwords, n) for n in entry.names), default=0.0)
+def score_entry(query: _Query, entry: Entry) -> float:
+    best = max((query.name_score(n) for n in entry.names), default=0.0)
     if entry.kind_name is not None and best < KIND_CAP:
-        best = max(best, min(score_name(query, qwords, entry.kind_name) * KIND_WEIGHT, KIND_CAP))
+        best = max(best, min(query.name_score(entry.kind_name) * KIND_WEIGHT, KIND_CAP))
     return best
 
 
 def search(entries: list[Entry], q: str | None, *, set: str | None = None,
-           kind: str | None = None, limit: int = 50) -> list[Entry]:
+           kind: str | None = None, limit: int | None = 50) -> list[Entry]:
     """Entries best match first (no query: every entry passing the filters, in entry order)."""
-    pool = [e for e in entries
-            if (set is None or e.set == set) and (kind is None or e.kind == kind)]
-    query = normalize_text(q or "")
     if limit is not None and limit <= 0:
         return []
-    if not query:
+    pool = [e for e in entries
+            if (set is None or e.set == set) and (kind is None or e.kind == kind)]
+    text = normalize_text((q or "")[:MAX_QUERY])
+    if not text:
         pool.sort(key=lambda e: e.order)
         return pool[:limit] if limit is not None else pool
-    qwords = tuple(query.split())
+    query = _Query(text)
     scored = []
     for e in pool:
-        s = score_entry(query, qwords, e)
+        s = score_entry(query, e)
         if s >= MIN_SCORE:
             scored.append((-s, e.order, e))
     scored.sort(key=lambda t: (t[0], t[1]))

@@ -421,7 +421,7 @@ def _start_fight(state, action, actor, ctx):
         raise RuleViolation("fight-own-turn", f"it is not {player['name']}'s turn")
     if player["dead"]:
         raise RuleViolation("dead-cannot-help", f"{player['name']} is dead until the next turn")
-    monster = _monster_card(state, action.get("monster"), ctx)
+    monster = _monster_card(state, action.get("monster"), ctx, action.get("level"))
     state["combat"] = {
         "fighter": player["id"], "helper": None, "helper_forced": False,
         "monsters": [{"card": monster, "enhancers": [], "gone": False}],
@@ -431,10 +431,17 @@ def _start_fight(state, action, actor, ctx):
     return f"{player['name']} fights {monster['name']} (level {monster['level']})"
 
 
-def _monster_card(state: dict, spec: Any, ctx: Context) -> dict:
+def _monster_card(state: dict, spec: Any, ctx: Context, level: Any = None) -> dict:
+    """A monster for the fight; ``level`` overrides the printed level (a card whose level the
+    catalog does not know, or a table using a different printing)."""
     card = ctx.card(state, spec)
     if card["kind"] != "monster":
         raise BadAction(f"{card['name']} is not a monster.")
+    if level is not None:
+        card["level"] = int_field({"level": level}, "level", 0, 99)
+    if card.get("level") is None:
+        raise BadAction(f"The catalog does not know {card['name']}'s level: "
+                        "enter the level printed on your card.")
     return card
 
 
@@ -443,7 +450,7 @@ def _add_monster(state, action, actor, ctx):
     fight = _fight(state)
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", "the fight is past the point where monsters join")
-    monster = _monster_card(state, action.get("monster"), ctx)
+    monster = _monster_card(state, action.get("monster"), ctx, action.get("level"))
     fight["monsters"].append({"card": monster, "enhancers": [], "gone": False})
     return f"{monster['name']} (level {monster['level']}) joins the fight"
 
@@ -588,9 +595,7 @@ def _run_away(state, action, actor, ctx):
         roll = ctx.rng.randint(1, 6)
     roll = int_field({"roll": roll}, "roll", 1, 6)
     view = combat_view(state)
-    need = next(e for e in view["escape"]
-                if e["player"] == ("fighter" if player["id"] == fight["fighter"] else "helper")
-                and e["monster"] == index)
+    need = next(e for e in view["escape"] if e["player"] == player["id"] and e["monster"] == index)
     escaped = bool(need.get("auto")) or roll >= need["needs"]
     monster = fight["monsters"][index]["card"]
     fight["escapes"].append({"player": player["id"], "monster": index, "roll": roll, "escaped": escaped})
@@ -701,13 +706,11 @@ def _decline_offer(state, action, actor, ctx):
 
 # --- house cards (issue 4) ----------------------------------------------------------------
 
-@reducer("add_house_card")
-def _add_house_card(state, action, actor, ctx):
-    from companion.catalog import validate_card, CatalogError  # data validation, not I/O
+def _house_card(state: dict, data: Any) -> dict:
+    from companion.catalog import CatalogError, validate_card  # data validation, not I/O
 
-    data = action.get("card")
     if not isinstance(data, dict):
-        raise BadAction("'card' must be the house card's facts.")
+        raise BadAction("A house card must be given as its facts (a JSON object).")
     data = dict(data, set="house")
     data.pop("id", None)
     try:
@@ -716,5 +719,24 @@ def _add_house_card(state, action, actor, ctx):
         raise BadAction(str(exc)) from None
     if any(c["id"] == card["id"] for c in state["house_cards"]):
         raise BadAction(f"This table already has a house card called {card['name']}.")
+    return card
+
+
+@reducer("add_house_card")
+def _add_house_card(state, action, actor, ctx):
+    card = _house_card(state, action.get("card"))
     state["house_cards"].append(card)
     return f"House card added: {card['name']} ({card['kind']})"
+
+
+@reducer("import_house_cards")
+def _import_house_cards(state, action, actor, ctx):
+    cards = action.get("cards")
+    if not isinstance(cards, list) or not cards or len(cards) > 500:
+        raise BadAction("'cards' must be a list of 1 to 500 house cards.")
+    added = []
+    for data in cards:
+        card = _house_card(state, data)
+        state["house_cards"].append(card)
+        added.append(card["name"])
+    return f"House cards imported: {', '.join(added)}"

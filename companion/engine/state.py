@@ -139,15 +139,16 @@ def combat_view(state: dict) -> dict | None:
         variants=state.get("variants") or {}, stage=stored["stage"],
         escapes=stored.get("escapes", ()),
     )
-    others = [p for p in state["players"] if p["id"] not in (fighter["id"], stored.get("helper"))]
-    options = helping.helper_options(
-        edition=edition, fighter=fighter, helper=helper, others=others,
-        monsters=stored["monsters"], one_shots=stored["one_shots"],
-        variants=state.get("variants") or {},
-    )
+    others = [p for p in state["players"] if p["id"] != fighter["id"]]
+    common = {"edition": edition, "fighter": fighter, "monsters": stored["monsters"],
+              "one_shots": stored["one_shots"], "variants": state.get("variants") or {}}
+    options = helping.helper_options(helper=helper, others=others, **common)
     offers = {o["to"]: o for o in stored.get("offers", [])}
-    for option in options:
+    for option, other in zip(options, others):
         option["offer"] = offers.get(option["player"])
+        option["suggestion"] = (helping.suggest_bribe(helper=other, **common)
+                                if option["can_help"] and option["would_win"] and not view["winning"]
+                                else None)
     view["helpers"] = options
     view["offers"] = stored.get("offers", [])
     view["deal"] = stored.get("deal")

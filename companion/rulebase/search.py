@@ -170,7 +170,7 @@ _syn("limit", "limit", "limits", "max", "maximum", "most", "cap", "capped")
 _syn("hand", "hand", "hands")
 _syn("weapon", "weapon", "weapons", "sword", "swords", "axe")
 _syn("turn", "turn", "turns")
-_syn("player", "player", "players", "people", "ppl", "buddy", "buddies", "pal", "mates_", "person", "someone", "somebody", "others",
+_syn("player", "player", "players", "people", "ppl", "buddy", "buddies", "pal", "person", "someone", "somebody", "others",
      "other", "anyone", "anybody", "friend", "friends", "opponent", "opponents")
 _syn("together", "together", "simultaneously", "jointly", "joint", "shared", "share", "sharing",
      "split", "splitting", "divide", "divided", "distribute")

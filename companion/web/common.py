@@ -93,7 +93,7 @@ def bearer_token() -> str | None:
 
 
 # Form fields whose values are whole numbers / booleans / lists of whole numbers.
-INT_FIELDS = {"player", "delta", "count", "instance", "to", "roll", "treasures", "hand_gold"}
+INT_FIELDS = {"player", "delta", "count", "instance", "to", "roll", "treasures", "hand_gold", "level"}
 BOOL_FIELDS = {"equipped", "pick_first", "forced", "on", "helper_too"}
 LIST_FIELDS = {"instances", "items", "bigger_share"}
 MONSTER_INDEX_TYPES = {"enhance", "run_away", "remove_monster"}

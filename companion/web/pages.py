@@ -118,7 +118,7 @@ def add_player(code):
         store().join(code, request.form.get("name"), request.form.get("sex"), phone=False, actor=actor)
     except BadAction as exc:
         return _notice(code, exc.message, status=400)
-    return redirect(request.form.get("next") or url_for("pages.host", code=code), 303)
+    return redirect(_local(request.form.get("next")) or url_for("pages.host", code=code), 303)
 
 
 def _view_context(code: str, focus: int | None = None) -> dict:
@@ -130,7 +130,20 @@ def _view_context(code: str, focus: int | None = None) -> dict:
     if focus is None and actor.host and state["players"]:
         focus = state["players"][0]["id"]
     return {"state": state, "actor": actor, "me": me, "focus": focus,
-            "player": players.get(focus), "players": players}
+            "player": players.get(focus), "players": players, **_edition_cards(state["edition"])}
+
+
+def _edition_cards(edition: str) -> dict:
+    """The race, class, Half-Breed and Super Munchkin cards offered on the sheet."""
+    from companion.catalog import load_catalog
+
+    catalog = load_catalog()
+    return {
+        "race_cards": catalog.search(None, set=edition, kind="race"),
+        "class_cards": catalog.search(None, set=edition, kind="class"),
+        "special_cards": catalog.search(None, set=edition, kind="half-breed")
+        + catalog.search(None, set=edition, kind="super-munchkin"),
+    }
 
 
 @bp.get("/games/<code>")
@@ -174,6 +187,11 @@ def _notice(code: str, message: str, *, status: int, rule: str | None = None,
                                          citation=citation, status=status, code=code), status)
 
 
+def _local(url: str | None) -> str | None:
+    """Only same-site paths are followed after a form post (no open redirects)."""
+    return url if url and url.startswith("/") and not url.startswith("//") else None
+
+
 def _after_change(code: str):
     focus = request.form.get("_focus", type=int)
     if _is_htmx():
@@ -181,7 +199,7 @@ def _after_change(code: str):
         response = make_response(render_template("_live.html", **context))
         response.headers["HX-Trigger"] = "clear-notice"
         return _vary(response)
-    target = request.form.get("next") or url_for("pages.game", code=code, player=focus)
+    target = _local(request.form.get("next")) or url_for("pages.game", code=code, player=focus)
     return redirect(target, 303)
 
 

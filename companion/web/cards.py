@@ -1,0 +1,133 @@
+"""Card lookup: the JSON API, search-as-you-type on a phone, a card page with the buttons a
+player needs right there, and a table's house cards (add, export, import)."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, jsonify, render_template, request
+
+from companion import engine
+from companion.catalog import CatalogError, export_cards, import_cards, load_catalog
+from companion.engine.editions import EDITIONS
+from companion.store import NotFound
+
+from .common import normal_code, store
+from .pages import _actor
+
+bp = Blueprint("cards", __name__)
+
+KINDS = ("monster", "curse", "enhancer", "item", "one-shot", "race", "class", "half-breed",
+         "super-munchkin", "ally", "go-up-a-level", "other")
+SEARCH_LIMIT = 30
+
+
+def _game_state(code: str | None) -> dict | None:
+    if not code:
+        return None
+    try:
+        return store().load(normal_code(code))
+    except NotFound:
+        return None
+
+
+def _search(q: str | None, set_: str | None, kind: str | None, state: dict | None, limit: int | None):
+    extra = state["house_cards"] if state else ()
+    return load_catalog().search(q or None, set=set_ or None, kind=kind or None,
+                                 limit=limit or 10_000, extra=list(extra))
+
+
+@bp.get("/api/cards")
+def api_search():
+    q = request.args.get("q", "")[:100]
+    cards = _search(q, request.args.get("set"), request.args.get("kind"),
+                    _game_state(request.args.get("game")), None if not q else 50)
+    return jsonify({"cards": cards})
+
+
+@bp.get("/api/cards/<set_>/<name_id>")
+def api_card(set_, name_id):
+    card = load_catalog().get(f"{set_}/{name_id}")
+    if card is None:
+        state = _game_state(request.args.get("game"))
+        card = next((c for c in (state or {}).get("house_cards", []) if c["id"] == f"{set_}/{name_id}"), None)
+    if card is None:
+        return jsonify({"error": {"message": f"No card {set_}/{name_id} in the catalog."}}), 404
+    return jsonify(card)
+
+
+@bp.get("/cards")
+def lookup():
+    code = request.args.get("game")
+    state = _game_state(code)
+    return render_template("cards/lookup.html", state=engine.public_state(state) if state else None,
+                           sets=load_catalog().sets, kinds=KINDS, q=request.args.get("q", ""),
+                           set_=request.args.get("set", ""), kind=request.args.get("kind", ""),
+                           results=_search(request.args.get("q"), request.args.get("set"),
+                                           request.args.get("kind"), state, SEARCH_LIMIT))
+
+
+@bp.get("/cards/search")
+def search_fragment():
+    """The results list, re-fetched as the player types (htmx active search)."""
+    state = _game_state(request.args.get("game"))
+    results = _search(request.args.get("q", "")[:100], request.args.get("set"), request.args.get("kind"),
+                      state, SEARCH_LIMIT)
+    response = Response(render_template("cards/_results.html", results=results,
+                                        state=state, q=request.args.get("q", "")))
+    response.headers["Vary"] = "HX-Request"
+    return response
+
+
+@bp.get("/cards/<set_>/<name_id>")
+def card_page(set_, name_id):
+    card_id = f"{set_}/{name_id}"
+    code = request.args.get("game")
+    state = _game_state(code)
+    card = load_catalog().get(card_id) or next(
+        (c for c in (state or {}).get("house_cards", []) if c["id"] == card_id), None)
+    if card is None:
+        abort(404)
+    context = {"card": card, "state": None, "me": None, "actor": None, "players": {}, "focus": None}
+    if state:
+        actor, me = _actor(state["code"])
+        public = engine.public_state(state)
+        context.update(state=public, me=me, actor=actor, focus=me,
+                       players={p["id"]: p for p in public["players"]})
+    return render_template("cards/card.html", **context)
+
+
+@bp.get("/games/<code>/house")
+def house_cards(code):
+    code = normal_code(code)
+    state = store().load(code)
+    actor, me = _actor(code)
+    return render_template("cards/house.html", state=engine.public_state(state), actor=actor, me=me,
+                           focus=me, kinds=KINDS, error=None, players={})
+
+
+@bp.get("/api/games/<code>/house-cards")
+def export_house_cards(code):
+    """A table's house cards as a data file another table can import."""
+    code = normal_code(code)
+    state = store().load(code)
+    response = Response(export_cards(state["house_cards"]), mimetype="application/json")
+    response.headers["Content-Disposition"] = f'attachment; filename="house-cards-{code}.json"'
+    return response
+
+
+@bp.post("/games/<code>/house/import")
+def import_house_cards(code):
+    from .pages import _after_change, _notice
+
+    code = normal_code(code)
+    actor, _ = _actor(code)
+    upload = request.files.get("file")
+    text = upload.read().decode("utf-8", "replace") if upload else request.form.get("text", "")
+    try:
+        cards = import_cards(text)
+    except CatalogError as exc:
+        return _notice(code, str(exc), status=400)
+    try:
+        store().apply(code, {"type": "import_house_cards", "cards": cards}, actor)
+    except engine.EngineError as exc:
+        return _notice(code, getattr(exc, "message", None) or str(exc), status=400)
+    return _after_change(code)
