@@ -114,6 +114,19 @@ QUESTIONS = [
     ("how many players", "player-count", None),
     ("can we play with 2 players", "player-count", "spell-skool"),
     ("card says something different than the rules", "cards-override-rules", None),
+    # more, as typed at the table
+    ("what happens when i die", "dead-keeps", None),
+    ("can i put on boots during a fight", "no-equip-in-combat", None),
+    ("does a curse work if i dont have the item", "curse-nothing-to-affect", None),
+    ("gear trade mid battle", "no-trade-in-combat", None),
+    ("i want to give my sword to ann", "give-items-only", None),
+    ("monster is stronger than me what now", "cant-win-options", None),
+    ("can i refuse to help", "helper-may-refuse", None),
+    ("my hand is full", "hand-limit", None),
+    ("do i need to kill to win", "level-ten-needs-kill", None),
+    ("tie goes to who", "monsters-win-ties", None),
+    ("can a class card be traded", "trade-items-only", None),
+    ("can someone else bribe my helper", "bribe-fighter-only", None),
 ]
 
 

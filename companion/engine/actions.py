@@ -577,14 +577,18 @@ def _use_up(state: dict, fight: dict) -> None:
 
 @reducer("run_away")
 def _run_away(state, action, actor, ctx):
+    """Each fighter rolls separately against each monster (Mate copies included)."""
     fight = _fight(state)
     if fight["stage"] != "running":
         raise RuleViolation("run-away-roll", "resolve the fight first: you run only from a fight you lose")
     player = _own(state, action, actor)
     if player["id"] not in (fight["fighter"], fight.get("helper")):
         raise BadAction(f"{player['name']} is not in this fight.")
-    index = _monster_index(fight, action)
-    if fight["monsters"][index]["gone"]:
+    view = combat_view(state)
+    index = int_field(action, "monster", 0, len(view["monsters"]) - 1,
+                      0 if len(view["monsters"]) == 1 else ...)
+    monster_view = view["monsters"][index]
+    if monster_view["gone"]:
         raise BadAction("That monster has left the fight.")
     if any(e["player"] == player["id"] and e["monster"] == index for e in fight["escapes"]):
         raise RuleViolation("flee-each-monster", f"{player['name']} already rolled against that monster")
@@ -594,16 +598,15 @@ def _run_away(state, action, actor, ctx):
     if roll is None:
         roll = ctx.rng.randint(1, 6)
     roll = int_field({"roll": roll}, "roll", 1, 6)
-    view = combat_view(state)
     need = next(e for e in view["escape"] if e["player"] == player["id"] and e["monster"] == index)
     escaped = bool(need.get("auto")) or roll >= need["needs"]
-    monster = fight["monsters"][index]["card"]
+    card = fight["monsters"][monster_view["source"]]["card"]
     fight["escapes"].append({"player": player["id"], "monster": index, "roll": roll, "escaped": escaped})
-    line = f"{player['name']} rolls {roll} against {monster['name']} (needs {need['needs']}): "
+    line = f"{player['name']} rolls {roll} against {monster_view['name']} (needs {need['needs']}): "
     if escaped:
         line += "escapes"
     else:
-        line += "caught! " + _bad_stuff(state, player, monster, ctx)
+        line += "caught! " + _bad_stuff(state, player, card, ctx)
     _maybe_finish_running(state, fight)
     return line
 
@@ -622,12 +625,18 @@ def _bad_stuff(state: dict, player: dict, monster: dict, ctx: Context) -> str:
     return "Bad Stuff: " + ("; ".join(parts) if parts else "as the card says")
 
 
-def _maybe_finish_running(state: dict, fight: dict) -> None:
-    live = [i for i, m in enumerate(fight["monsters"]) if not m["gone"]]
+def _pending_escapes(state: dict, fight: dict) -> list[tuple[int, int]]:
+    """(player, monster index) pairs that still have to roll; the dead run from nothing."""
+    view = combat_view(state)
+    live = [m["index"] for m in view["monsters"] if not m["gone"]]
     runners = [pid for pid in (fight["fighter"], fight.get("helper"))
                if pid is not None and not find_player(state, pid)["dead"]]
     done = {(e["player"], e["monster"]) for e in fight["escapes"]}
-    if all((pid, i) in done for pid in runners for i in live):
+    return [(pid, i) for pid in runners for i in live if (pid, i) not in done]
+
+
+def _maybe_finish_running(state: dict, fight: dict) -> None:
+    if not _pending_escapes(state, fight):
         fight["stage"] = "over"
         _use_up(state, fight)
         fight["result"] = {"won": False, "text": "Everyone has run: the fight is over."}
@@ -637,19 +646,21 @@ def _maybe_finish_running(state: dict, fight: dict) -> None:
 def _sacrifice_ally(state, action, actor, ctx):
     fight = _fight(state)
     player = _own(state, action, actor)
+    if not ctx.edition.allies:
+        raise RuleViolation("no-allies-in-edition", f"{ctx.edition.name} has no allies")
     if fight["stage"] != "running" or player["id"] not in (fight["fighter"], fight.get("helper")):
         raise RuleViolation("ally-sacrifice-escape", "an ally is sacrificed instead of a run-away roll")
     ally = next((c for c in player["cards"] if c["card"]["kind"] == "ally"), None)
     if ally is None:
         raise RuleViolation("ally-sacrifice-escape", f"{player['name']} has no ally")
+    # The ally saves its owner; the fighter decides whether it saves the helper too.
+    saved = {player["id"]}
+    if action.get("helper_too") is True and player["id"] == fight["fighter"] and fight.get("helper") is not None:
+        saved.add(fight["helper"])
+    for pid, index in _pending_escapes(state, fight):
+        if pid in saved:
+            fight["escapes"].append({"player": pid, "monster": index, "roll": None, "escaped": True})
     player["cards"].remove(ally)
-    pids = [player["id"]]
-    if action.get("helper_too") and fight.get("helper") is not None and player["id"] == fight["fighter"]:
-        pids.append(fight["helper"])
-    for pid in pids:
-        for i, m in enumerate(fight["monsters"]):
-            if not m["gone"] and not any(e["player"] == pid and e["monster"] == i for e in fight["escapes"]):
-                fight["escapes"].append({"player": pid, "monster": i, "roll": None, "escaped": True})
     _maybe_finish_running(state, fight)
     return f"{player['name']} sacrifices {ally['card']['name']} and escapes every monster"
 

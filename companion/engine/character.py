@@ -287,7 +287,10 @@ def hand_limit(player: Player, edition: Edition) -> int:
 
 
 def big_allowed(player: Player, edition: Edition) -> int:
-    """How many Big items the player may carry: one unless an effect allows more."""
+    """How many Big items the player may carry: one unless an effect allows more (and any
+    number in editions whose rulebook sets no limit)."""
+    if not edition.big_item_limit:
+        return 99
     return max([1, *_stat_values(player, edition, "big_items")])
 
 

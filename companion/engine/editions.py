@@ -32,6 +32,7 @@ class Edition:
     default_race: str | None = "human"  # what a player without a race card is
     # Oz, Russia, Tails: one race + Half-Breed (one class + Super Munchkin) keeps the
     # advantages and sheds the drawbacks. The classic text makes the player half human instead.
+    big_item_limit: bool = True  # Tails and Spell Skool print no limit on Big items
     lone_card_sheds_drawbacks: bool = True
     # classic: Super Munchkin goes as soon as either class card goes; later rulebooks allow
     # Super Munchkin on a single class, so it only goes with the last class card.
@@ -57,7 +58,7 @@ EDITIONS: dict[str, Edition] = {
             half_breed=False, super_munchkin=True, allies=True, default_race=None,
         ),
         Edition(
-            id="spell-skool", name="Munchkin Spell Skool", rulebook="Munchkin Spell Skool",
+            id="spell-skool", big_item_limit=False, name="Munchkin Spell Skool", rulebook="Munchkin Spell Skool",
             races=(), classes=("chess-club", "forbidden-magic-club", "potions-club", "sports-club"),
             # its rulebook has no Super Munchkin section and no optional rules
             half_breed=False, super_munchkin=False, min_players=3, max_players=4,
@@ -70,7 +71,7 @@ EDITIONS: dict[str, Edition] = {
             grouping_tags=("babushka", "wolf", "undead", "dragon"), default_race=None,
         ),
         Edition(
-            id="tails", name="Munchkin Tails", rulebook="Munchkin Tails",
+            id="tails", big_item_limit=False, name="Munchkin Tails", rulebook="Munchkin Tails",
             races=("human", "dog", "fox", "mouse", "pony"),
             classes=("warrior", "wizard", "thief", "cleric"),
             half_breed=True, super_munchkin=True, forced_help_never_wins=True,

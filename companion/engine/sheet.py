@@ -56,7 +56,7 @@ def discard(player: dict, iid: int, edition: Edition) -> list[dict]:
     entry = next(c for c in player["cards"] if c["iid"] == iid)
     player["cards"].remove(entry)
     dropped = [entry]
-    falling = set(character.discard_cleanup(player, edition))
+    falling = set(character.discard_cleanup(player, edition, removed=entry["card"]))
     for other in [c for c in player["cards"] if c["iid"] in falling]:
         player["cards"].remove(other)
         dropped.append(other)

@@ -109,11 +109,10 @@ def _syn(canonical: str, *words: str) -> None:
         _SYNONYMS[w] = canonical
 
 
-_syn("item", "item", "items", "stuff", "gear", "equipment", "thing", "things", "card's",
-     "treasure's")
+_syn("item", "item", "items", "stuff", "gear", "equipment", "thing", "things")
 _syn("level", "level", "levels", "lvl", "lvls", "lv", "ding", "dinged", "dings", "dinging",
      "levelup", "levelled", "leveled", "leveling", "levelling")
-_syn("gual", "gual", "gual's", "gualcard")
+_syn("gual", "gual", "guals", "gualcard")
 _syn("dead", "dead", "die", "dies", "died", "dying", "death", "deaths", "corpse", "corpses",
      "respawned", "kia")
 _syn("respawn", "respawn", "respawning", "revive", "revived", "resurrect", "reborn")
@@ -148,7 +147,7 @@ _syn("ally", "ally", "allies", "sidekick", "sidekicks", "companion", "companions
      "hireling")
 _syn("big", "big", "large", "huge", "heavy")
 _syn("give", "give", "gives", "gave", "given", "giving", "gift", "gifts", "donate",
-     "donated", "hand_over")
+     "donated")
 _syn("charity", "charity", "charities", "excess", "extra", "extras", "leftover", "leftovers")
 _syn("card", "card", "cards")
 _syn("treasure", "treasure", "treasures", "loot", "looted", "looting", "loots", "booty")
@@ -168,7 +167,7 @@ _syn("halfling", "halfling", "halflings", "hobbit")
 _syn("body", "body", "bodies")
 _syn("limit", "limit", "limits", "max", "maximum", "most", "cap", "capped")
 _syn("hand", "hand", "hands")
-_syn("weapon", "weapon", "weapons", "sword", "swords", "axe")
+_syn("item", "weapon", "weapons", "sword", "swords", "axe", "mace", "staff")
 _syn("turn", "turn", "turns")
 _syn("player", "player", "players", "people", "ppl", "buddy", "buddies", "pal", "person", "someone", "somebody", "others",
      "other", "anyone", "anybody", "friend", "friends", "opponent", "opponents")
@@ -193,7 +192,6 @@ _syn("dragon", "dragon", "dragons")
 _EXPAND: dict[str, tuple[tuple[str, float], ...]] = {
     "treasure": (("item", 0.5),),
     "item": (("treasure", 0.3),),
-    "weapon": (("item", 0.6), ("equip", 0.5), ("hand", 0.3)),
     "swap": (("trade", 0.6), ("equip", 0.6)),
     "switch": (("equip", 0.6), ("trade", 0.3)),
     "headgear": (("equip", 0.4),),
@@ -283,8 +281,8 @@ def tokens(text: str) -> list[str]:
 
 _FIELD_WEIGHTS = {"question": 3.0, "keywords": 3.0, "name": 2.0, "answer": 1.5,
                   "reasoning": 0.6, "differs": 0.4}
-_K1 = 1.2
-_B = 0.35
+_K1 = 4.0
+_B = 0.25
 
 
 @dataclass
