@@ -214,6 +214,9 @@ def _load_file(path: Path, where: str) -> tuple[schema.SetFile, list[dict]]:
         if card["set"] != head.set:
             raise CatalogError(f"{where}: card '{label}': field 'set': {card['set']!r} in the "
                                f"file of set {head.set!r}", where=where, card=label, field="set")
+        if not (card.get("summary") or "").strip():
+            raise CatalogError(f"{where}: card '{label}': field 'summary': every catalog card "
+                               "says in our words what it does", where=where, card=label, field="summary")
         if "id" not in card:
             card = {"id": f"{head.set}/{slugify(card['name'])}", **card}
         cards.append(card)

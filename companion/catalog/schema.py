@@ -130,7 +130,7 @@ class _Card(_Strict):
     id: Optional[Annotated[str, Field(pattern=r"^[a-z0-9-]+/[a-z0-9]+(-[a-z0-9]+)*$")]] = None
     set: Literal["classic", "oz", "spell-skool", "russia", "tails", "house"]
     name: Name
-    summary: Text
+    summary: Optional[Text] = None  # the catalog files must give one (checked on load); inline cards need not
     effects: list[Effect] = Field(default_factory=list, max_length=20)
     sources: list[Text] = Field(default_factory=list, max_length=10)
     disagreement: Optional[Text] = None
