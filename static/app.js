@@ -1,39 +1,63 @@
-// Small glue around htmx: connection banner, catch-up on wake, theme, screen wake lock.
+// Small glue around htmx: connection banner, catch-up on wake, theme, keeping the screen awake.
 (function () {
   "use strict";
+  var ru = document.documentElement.lang === "ru";
+  var T = ru ? {
+    lost: "Нет связи, переподключаемся…",
+    back: "Снова на связи",
+    unsent: "Не отправлено: нет связи. Попробуйте ещё раз.",
+    lock: "Экран не гаснет (Wake Lock)",
+    video: "Экран не гаснет: играет беззвучное видео",
+    tap: "Чтобы экран не гас, коснитесь экрана один раз (беззвучное видео)",
+    none: "Браузер может погасить экран"
+  } : {
+    lost: "Connection lost, reconnecting…",
+    back: "Back online",
+    unsent: "Not sent: no connection. Try again.",
+    lock: "Screen stays awake (Wake Lock)",
+    video: "Screen kept awake by a silent video",
+    tap: "Screen kept awake by a silent video: tap once to start",
+    none: "Your browser may let the screen sleep"
+  };
   var banner = null, lostAt = 0, hideTimer = null;
 
   function show(text, ok) {
     banner = banner || document.getElementById("connection");
     if (!banner) return;
-    banner.textContent = text;
+    clearTimeout(hideTimer);
+    banner.textContent = (ok ? "✔ " : "⚠ ") + text;  // not by color alone
     banner.classList.toggle("ok", !!ok);
     banner.hidden = false;
   }
   function hide() { if (banner) banner.hidden = true; }
 
-  // The live stream: htmx's SSE extension reconnects by itself; we say what is going on.
+  // The live stream: the browser and htmx's SSE extension reconnect by themselves; we say
+  // what is going on, and catch up once the stream is back.
   document.addEventListener("htmx:sseError", function () {
     if (!lostAt) lostAt = Date.now();
-    show(document.documentElement.lang === "ru" ? "Нет связи, переподключаемся…" : "Connection lost, reconnecting…");
+    show(T.lost);
     document.body.dataset.connection = "lost";
   });
   document.addEventListener("htmx:sseOpen", function () {
     document.body.dataset.connection = "live";
     if (lostAt) {
       lostAt = 0;
-      show(document.documentElement.lang === "ru" ? "Снова на связи" : "Back online", true);
-      clearTimeout(hideTimer);
+      show(T.back, true);
       hideTimer = setTimeout(hide, 1500);
       document.body.dispatchEvent(new CustomEvent("visible-again"));  // catch up on what was missed
     }
+  });
+  // A tap whose request could not reach the server says so (nothing was changed).
+  document.addEventListener("htmx:sendError", function () {
+    show(T.unsent);
+    if (!lostAt) hideTimer = setTimeout(hide, 4000);
   });
 
   // A phone that wakes up catches up at once.
   document.addEventListener("visibilitychange", function () {
     if (document.visibilityState === "visible") {
       document.body.dispatchEvent(new CustomEvent("visible-again"));
-      requestWakeLock();
+      keepAwake();
     }
   });
 
@@ -44,26 +68,96 @@
   });
 
   // Theme: follows the phone unless switched; remembered on this phone.
-  var saved = localStorage.getItem("theme");
+  var saved = null;
+  try { saved = localStorage.getItem("theme"); } catch (e) { /* private mode */ }
   if (saved) document.documentElement.dataset.theme = saved;
   document.addEventListener("click", function (e) {
-    if (e.target && e.target.id === "theme-toggle") {
-      var dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
-      var now = document.documentElement.dataset.theme || (dark ? "dark" : "light");
-      var next = now === "dark" ? "light" : "dark";
-      document.documentElement.dataset.theme = next;
-      localStorage.setItem("theme", next);
-    }
+    var t = e.target && e.target.closest && e.target.closest("#theme-toggle");
+    if (!t) return;
+    var dark = window.matchMedia("(prefers-color-scheme: dark)").matches;
+    var now = document.documentElement.dataset.theme || (dark ? "dark" : "light");
+    var next = now === "dark" ? "light" : "dark";
+    document.documentElement.dataset.theme = next;
+    t.setAttribute("aria-pressed", next === "dark" ? "true" : "false");
+    try { localStorage.setItem("theme", next); } catch (err) { /* private mode */ }
   });
 
-  // Keep the screen awake during a game (Wake Lock where the browser allows it).
-  var lock = null;
-  function requestWakeLock() {
-    if (!document.getElementById("game") || !("wakeLock" in navigator) || lock) return;
-    navigator.wakeLock.request("screen").then(function (l) {
-      lock = l;
-      l.addEventListener("release", function () { lock = null; });
-    }).catch(function () { lock = null; });
+  // The app installed on the home screen opens to the last game.
+  if (/[?&]source=pwa\b/.test(location.search)) {
+    var last = document.getElementById("last-game");
+    if (last) location.replace(last.href);
   }
-  document.addEventListener("DOMContentLoaded", requestWakeLock);
+
+  // Keep the screen awake during a game. The Wake Lock API exists only in a secure context
+  // (https, localhost); on plain http over the LAN a silent, muted, looping inline video
+  // started by the first tap does it (the NoSleep.js technique). #awake says which works.
+  var lock = null, video = null, mode = "";
+  function status(m) {
+    mode = m;
+    var el = document.getElementById("awake");
+    if (!el) return;
+    el.textContent = (m === "lock" || m === "video" ? "☀ " : m === "tap" ? "👆 " : "⚠ ") + T[m];
+    el.dataset.mode = m;
+    el.hidden = false;
+  }
+  function keepAwake() {
+    if (!document.getElementById("awake") || document.visibilityState !== "visible") return;
+    if ("wakeLock" in navigator) {
+      if (lock) return;
+      navigator.wakeLock.request("screen").then(function (l) {
+        lock = l;
+        status("lock");
+        l.addEventListener("release", function () { lock = null; });
+      }).catch(function () { lock = null; videoFallback(); });
+    } else {
+      videoFallback();
+    }
+  }
+  function videoFallback() {
+    if (video) {  // the browser paused it while the page was hidden: play on
+      if (mode === "video" && video.paused) video.play().catch(function () { status("tap"); waitForTap(); });
+      return;
+    }
+    video = document.createElement("video");
+    if (!video.canPlayType || !(video.canPlayType("video/webm") || video.canPlayType("video/mp4"))) {
+      video = null;
+      status("none");
+      return;
+    }
+    var base = (document.querySelector('script[src*="app.js"]') || {}).src || "/static/app.js";
+    base = base.replace(/app\.js.*$/, "vendor/nosleep.js-0.12.0/no-sleep.");
+    video.muted = true;
+    video.setAttribute("muted", "");
+    video.setAttribute("playsinline", "");
+    video.setAttribute("aria-hidden", "true");
+    video.setAttribute("tabindex", "-1");
+    video.preload = "none";
+    video.className = "no-sleep";
+    [["webm", "video/webm"], ["mp4", "video/mp4"]].forEach(function (s) {
+      var source = document.createElement("source");
+      source.src = base + s[0];
+      source.type = s[1];
+      video.appendChild(source);
+    });
+    video.addEventListener("loadedmetadata", function () {
+      if (video.duration <= 1) video.loop = true;  // the webm clip loops cleanly
+      else video.addEventListener("timeupdate", function () {  // the mp4 clip: stay in its first second
+        if (video.currentTime > 0.5) video.currentTime = Math.random();
+      });
+    });
+    document.body.appendChild(video);
+    status("tap");
+    waitForTap();
+  }
+  function waitForTap() {
+    function start() {
+      document.removeEventListener("click", start, true);
+      document.removeEventListener("touchend", start, true);
+      video.play().then(function () { status("video"); })
+        .catch(function () { status("none"); });
+    }
+    document.addEventListener("click", start, true);
+    document.addEventListener("touchend", start, true);
+  }
+  document.addEventListener("DOMContentLoaded", keepAwake);
 })();

@@ -96,5 +96,6 @@ def test_a_house_card_added_on_the_phone_is_found_by_the_lookup_and_fought(serve
     # Another table does not see this table's house card.
     other = Table(server, "tails")
     phone.goto(f"{server.url}/cards?game={other.code}")
-    type_into_lookup(phone, "grumpy gnom")
-    expect(phone.locator("#card-results")).not_to_contain_text("Grumpy Gnome Lord", timeout=1500)
+    with phone.expect_response(lambda r: "/cards/search" in r.url and "gnom" in r.url):
+        type_into_lookup(phone, "grumpy gnom")
+    expect(phone.locator("#card-results")).not_to_contain_text("Grumpy Gnome Lord")
