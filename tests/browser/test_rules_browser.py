@@ -1,0 +1,42 @@
+"""A player asks the arbiter a question from a phone, in their own words."""
+
+from __future__ import annotations
+
+import requests
+from playwright.sync_api import expect
+
+from .conftest import shot
+
+
+def test_asking_the_rules_from_the_game_page_finds_the_ruling_with_its_citation(server, phones):
+    (phone,) = phones(1)
+    game = requests.post(server.url + "/api/games", json={"edition": "classic"}).json()
+    seat = requests.post(f"{server.url}/api/games/{game['code']}/players", json={"name": "Ann", "sex": "female"}).json()
+    phone.context.add_cookies([{"name": f"seat_{game['code']}", "value": seat["token"], "url": server.url}])
+    phone.goto(f"{server.url}/games/{game['code']}")
+    box = phone.get_by_label("Ask the rules")
+    box.fill("can i sell stuff to hit lvl 10")
+    box.press("Enter")
+    first = phone.locator(".ruling-hit").first
+    expect(first).to_have_attribute("data-rule", "level-ten-needs-kill")
+    expect(first.locator(".citation")).to_contain_text("Munchkin (classic rules)")
+    # Typing another question updates the answers as the player types, without a submit.
+    phone.get_by_label("Your question, in your own words").fill("does my helpr get a level")
+    expect(phone.locator(".ruling-hit").first).to_have_attribute("data-rule", "helper-no-level")
+    shot(phone, "rules-arbiter")
+    phone.locator(".ruling-hit a").first.click()
+    expect(phone.locator("#ruling h1")).to_be_visible()
+    expect(phone.locator("#ruling")).to_contain_text("Asking For Help")
+
+
+def test_a_refusal_on_a_phone_links_to_its_full_ruling(server, phones):
+    (phone,) = phones(1)
+    game = requests.post(server.url + "/api/games", json={"edition": "tails"}).json()
+    seat = requests.post(f"{server.url}/api/games/{game['code']}/players", json={"name": "Mel", "sex": "male"}).json()
+    phone.context.add_cookies([{"name": f"seat_{game['code']}", "value": seat["token"], "url": server.url}])
+    phone.goto(f"{server.url}/games/{game['code']}")
+    phone.get_by_role("button", name="Level down").click()
+    notice = phone.locator("#notice")
+    expect(notice).to_contain_text("Munchkin Tails")
+    notice.get_by_role("link").click()
+    expect(phone.locator("#ruling")).to_contain_text("level-minimum")
