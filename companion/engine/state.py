@@ -9,13 +9,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import character, combat, editions, help as helping
-from .errors import BadAction
+from . import character, combat, editions, help as helping, rulebook, sheet as sheet_rules
+from .errors import BadAction, RuleViolation
 
 SEXES = ("male", "female")
 MAX_NAME = 40
 LOG_KEEP = 50
-MAX_PLAYERS = 12  # a hard cap on seats; the edition's own count is a warning, not a wall
 
 
 def new_game(code: str, edition_id: str) -> dict:
@@ -63,8 +62,11 @@ def next_id(state: dict) -> int:
 def add_player(state: dict, name: Any, sex: Any, *, phone: bool = True) -> int:
     """Seat a new player (in place); the first player seated has the first turn."""
     name, sex = clean_name(name), clean_sex(sex)
-    if len(state["players"]) >= MAX_PLAYERS:
-        raise BadAction(f"A table holds at most {MAX_PLAYERS} players in this app.")
+    edition = editions.get(state["edition"])
+    if len(state["players"]) >= edition.max_players:
+        raise rulebook.fill(RuleViolation(
+            "player-count", f"{edition.name} is for {edition.min_players} to {edition.max_players} players"),
+            edition.id)
     if any(p["name"].casefold() == name.casefold() for p in state["players"]):
         raise BadAction(f"There is already a player called {name}; pick another name.")
     pid = next_id(state)
@@ -164,9 +166,11 @@ def public_state(state: dict) -> dict:
     out["winner"] = state["winners"][0] if state["winners"] else None
     players = []
     for player in state["players"]:
-        sheet = character.sheet(player, edition)
         view = dict(player)
-        view.update(sheet)
+        view.update(character.sheet(player, edition))
+        if player["id"] == state["turn"]:
+            # Shown on the End turn button, so the player sees Charity before committing.
+            view["charity_preview"] = sheet_rules.charity(state, player, edition)["text"] or None
         players.append(view)
     out["players"] = players
     out["combat"] = combat_view(state)

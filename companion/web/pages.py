@@ -99,6 +99,9 @@ def join(code):
     name, sex = request.form.get("name"), request.form.get("sex")
     try:
         new, pid, token = the_store.join(code, name, sex, actor=actor)
+    except RuleViolation as exc:
+        return render_template("join.html", state=state, error=exc.message, citation=exc.citation,
+                               rule=exc.rule, name=name), 422
     except BadAction as exc:
         return render_template("join.html", state=state, error=exc.message, name=name), 400
     response = redirect(url_for("pages.game", code=code), 303)
@@ -116,6 +119,8 @@ def add_player(code):
         abort(403)
     try:
         store().join(code, request.form.get("name"), request.form.get("sex"), phone=False, actor=actor)
+    except RuleViolation as exc:
+        return _notice(code, exc.message, status=422, rule=exc.rule, citation=exc.citation)
     except BadAction as exc:
         return _notice(code, exc.message, status=400)
     return redirect(_local(request.form.get("next")) or url_for("pages.host", code=code), 303)

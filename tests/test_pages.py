@@ -1,0 +1,109 @@
+"""The htmx pages: seats in cookies, forms posting actions, CSRF, refusals, player counts."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from companion import create_app
+
+from .conftest import Table
+
+
+@pytest.fixture
+def csrf_app(tmp_path):
+    return create_app({"TESTING": True, "SECRET_KEY": "x",
+                       "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'csrf.db'}"})
+
+
+def _token(html: str) -> str:
+    return re.search(r'name="csrf_token" value="([^"]+)"', html).group(1)
+
+
+def test_forms_without_the_csrf_token_are_refused_and_change_nothing(csrf_app):
+    client = csrf_app.test_client()
+    r = client.post("/games", data={"edition": "classic"})
+    assert r.status_code == 400
+    page = client.get("/").get_data(as_text=True)
+    r = client.post("/games", data={"edition": "classic", "csrf_token": _token(page)})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/host")
+
+
+def test_joining_by_form_sets_a_seat_cookie_that_brings_the_phone_back(csrf_app):
+    client = csrf_app.test_client()
+    table = Table(client)
+    join_page = client.get(f"/join/{table.code}").get_data(as_text=True)
+    r = client.post(f"/join/{table.code}", data={"name": "Ann", "sex": "female", "csrf_token": _token(join_page)})
+    assert r.status_code == 303
+    assert client.get_cookie(f"seat_{table.code}") is not None
+    again = client.get(f"/join/{table.code}")
+    assert again.status_code == 303 and again.headers["Location"].endswith(f"/games/{table.code}")
+    game = client.get(f"/games/{table.code}").get_data(as_text=True)
+    assert 'id="me-h">Ann' in game
+
+
+def test_a_form_action_is_the_same_action_as_the_api_and_a_refusal_shows_rule_and_citation(client):
+    table = Table(client)
+    body = table.join("Ann")
+    client.set_cookie(f"seat_{table.code}", body["token"])
+    r = client.post(f"/games/{table.code}/act", data={"type": "level", "player": body["player_id"], "delta": "1"},
+                    headers={"HX-Request": "true"})
+    assert r.status_code == 200 and 'id="my-level" class="value">2<' in r.get_data(as_text=True)
+    r = client.post(f"/games/{table.code}/act", data={"type": "level", "player": body["player_id"], "delta": "-5"},
+                    headers={"HX-Request": "true"})
+    html = r.get_data(as_text=True)
+    assert r.status_code == 422 and r.headers["HX-Retarget"] == "#notice"
+    assert "Munchkin (classic rules)" in html and "/rules/level-minimum" in html
+    assert table.player("Ann")["level"] == 2
+
+
+def test_spell_skool_seats_at_most_four(client):
+    table = Table(client, "spell-skool")
+    for name in ("A", "B", "C", "D"):
+        table.join(name)
+    r = client.post(f"/api/games/{table.code}/players", json={"name": "E", "sex": "male"})
+    assert r.status_code == 422
+    assert r.get_json()["error"]["rule"] == "player-count"
+    assert r.get_json()["error"]["citation"].startswith("Munchkin Spell Skool")
+
+
+def test_the_host_adds_a_player_without_a_phone_and_plays_for_them(client):
+    table = Table(client)
+    client.set_cookie(f"host_{table.code}", table.host_token)
+    r = client.post(f"/games/{table.code}/players", data={"name": "Grandpa", "sex": "male"})
+    assert r.status_code == 303
+    grandpa = next(p for p in table.state()["players"] if p["name"] == "Grandpa")
+    assert grandpa["phone"] is False
+    r = client.post(f"/games/{table.code}/act", data={"type": "level", "player": grandpa["id"], "delta": "1",
+                                                      "_focus": grandpa["id"]})
+    assert r.status_code == 303
+    assert next(p for p in table.state()["players"] if p["name"] == "Grandpa")["level"] == 2
+
+
+def test_only_the_host_adds_phoneless_players(client):
+    table = Table(client)
+    body = table.join("Ann")
+    r = client.post(f"/api/games/{table.code}/players", json={"name": "Ghost", "sex": "male", "phone": False},
+                    headers={"Authorization": f"Bearer {body['token']}"})
+    assert r.status_code == 403
+
+
+def test_the_end_turn_button_shows_charity_before_the_player_commits(client):
+    table = Table(client)
+    ann = table.join("Ann")
+    table.join("Bob")
+    table.act("Ann", {"type": "level", "player": ann["player_id"], "delta": 2})
+    table.act("Ann", {"type": "set_hand", "player": ann["player_id"], "count": 7})
+    client.set_cookie(f"seat_{table.code}", ann["token"])
+    html = client.get(f"/games/{table.code}").get_data(as_text=True)
+    assert "Charity: 2 to Bob" in html
+
+
+def test_redirects_after_a_form_stay_on_this_site(client):
+    table = Table(client)
+    ann = table.join("Ann")
+    client.set_cookie(f"seat_{table.code}", ann["token"])
+    r = client.post(f"/games/{table.code}/act", data={"type": "gear", "player": ann["player_id"], "delta": "1",
+                                                      "next": "https://evil.example/"})
+    assert r.status_code == 303 and r.headers["Location"].startswith("/games/")
