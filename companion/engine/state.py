@@ -175,4 +175,8 @@ def public_state(state: dict) -> dict:
     out["players"] = players
     out["combat"] = combat_view(state)
     out["edition_name"] = edition.name
+    # What the edition has, so pages offer only what its rules allow.
+    out["features"] = {"allies": edition.allies, "races": bool(edition.races),
+                       "half_breed": edition.half_breed, "super_munchkin": edition.super_munchkin,
+                       "variants": list(edition.variants)}
     return out
