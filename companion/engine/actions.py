@@ -347,22 +347,24 @@ def _equip(state, action, actor, ctx):
 @reducer("sell")
 def _sell(state, action, actor, ctx):
     player = _own(state, action, actor)
-    iids = action.get("instances")
-    if not isinstance(iids, list) or not iids or len(set(map(str, iids))) != len(iids):
+    iids = action.get("instances", [])
+    if not isinstance(iids, list) or len(set(map(str, iids))) != len(iids):
         raise BadAction("'instances' must be a list of distinct card instance ids.")
     entries = [find_card(player, iid, "instances") for iid in iids]
+    hand_gold = int_field(action, "hand_gold", 0, 100000, 0)  # items sold straight from the hand
+    if not entries and not hand_gold:
+        raise BadAction("Pick the items to sell, or enter the gold of items sold from your hand.")
     if state["turn"] != player["id"]:
         raise RuleViolation("sell-own-turn", f"it is not {player['name']}'s turn")
     if _in_fight(state):
         raise RuleViolation("sell-not-in-combat", "a fight is going on")
-    hand_gold = int_field(action, "hand_gold", 0, 100000, 0)
     sale = sheet.sale(player, entries, ctx.edition, hand_gold=hand_gold)
     old = player["level"]
     if sale["levels"]:
         _set_level(state, player, old + sale["levels"], "sell")
     sold = {e["iid"] for e in entries}
     player["cards"] = [c for c in player["cards"] if c["iid"] not in sold]
-    names = ", ".join(e["card"]["name"] for e in entries)
+    names = ", ".join([e["card"]["name"] for e in entries] + (["cards from the hand"] if hand_gold else []))
     line = f"{player['name']} sells {names} for {sale['gold']} gold"
     if sale["levels"]:
         line += f": level {old} to {player['level']}"

@@ -90,7 +90,11 @@ def test_a_lost_fight_goes_to_running_away_and_the_real_die_decides(server, phon
     table, chuck, mel, rex = tails_table(server)
     chuck_phone, mel_phone = phones(2)
     table.open(chuck_phone, chuck)
-    table.open(mel_phone, mel)
+    # Before any fight an enhancer's card page offers nothing to press, and says why.
+    table.open(mel_phone, mel, f"/cards/tails/rabid?game={table.code}")
+    expect(mel_phone.locator("#card-actions")).to_contain_text("played on a monster in a fight")
+    expect(mel_phone.locator("#card-actions").get_by_role("button")).to_have_count(0)
+    mel_phone.goto(f"{server.url}/games/{table.code}")
 
     # A monster the catalog does not need to know: just its level and treasures.
     chuck_phone.locator('#start-fight summary').click()

@@ -195,7 +195,7 @@ def test_a_player_builds_a_classic_character_sells_meets_refusals_and_dies(serve
     assert {c["card"]["kind"] for c in ann_state["cards"]} == {"race", "class"}
 
 
-def test_selling_is_refused_off_turn_and_a_dismissed_confirm_does_not_kill(server, phones):
+def test_another_players_change_keeps_my_half_filled_forms_and_selling_off_turn_is_refused(server, phones):
     table = Table(server, "classic")
     ann = table.seat("Ann", "female")
     bob = table.seat("Bob", "male", {"kind": "item", "name": "Golden Pan", "bonus": 1,
@@ -203,8 +203,19 @@ def test_selling_is_refused_off_turn_and_a_dismissed_confirm_does_not_kill(serve
     (phone,) = phones(1)
     table.open(phone, bob)
     assert table.state()["turn"] == ann
+    # Bob is half-way through two forms when Ann changes something on her phone.
+    open_add_card(phone)
+    phone.locator("#item-name").fill("Cheese Gra")
+    phone.locator("#race-pick").select_option(label="Dwarf")
     phone.locator('summary:text-is("Sell items for levels")').click()
     phone.get_by_label("Golden Pan (1000)").check()
+    table.act(ann, {"type": "level", "player": ann, "delta": 1})
+    expect(phone.locator('.player-row:has-text("Ann") .level')).to_have_text("2")
+    expect(phone.locator("#add-card")).to_have_attribute("open", "")
+    expect(phone.locator("#item-name")).to_have_value("Cheese Gra")
+    expect(phone.locator("#race-pick")).to_have_value("classic/dwarf")
+    expect(phone.get_by_label("Golden Pan (1000)")).to_be_checked()
+    # Selling is for one's own turn only.
     phone.get_by_role("button", name="Sell selected").click()
     notice = phone.locator("#notice")
     expect(notice).to_contain_text("Not allowed")

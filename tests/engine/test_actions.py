@@ -454,3 +454,11 @@ def test_a_refused_action_never_changes_the_state(action):
     with pytest.raises((RuleViolation, BadAction, Forbidden)):
         g("host", **action)
     assert repr(g.state) == before
+
+
+def test_items_can_be_sold_straight_from_the_hand():
+    g = Game("classic")
+    g("Ann", type="sell", player=g.ids["Ann"], instances=[], hand_gold=1000)
+    assert g.p("Ann")["level"] == 2
+    with pytest.raises(BadAction):
+        g("Ann", type="sell", player=g.ids["Ann"], instances=[])
