@@ -174,7 +174,8 @@ def item_rows(player: Player, edition: Edition) -> list[dict]:
         rows.append({
             "iid": entry["iid"], "name": card.get("name", "?"), "slot": slot,
             "big": bool(card.get("big")), "bonus": card.get("bonus") or 0,
-            "gold": card.get("gold"), "equipped": bool(entry.get("equipped")),
+            "gold": card.get("gold"), "gold_known": "gold" in card,  # null gold is No Value
+            "equipped": bool(entry.get("equipped")),
             "counts": why is None, "why_not": why, "card": card,
         })
     return rows

@@ -70,7 +70,10 @@ def sale(player: dict, entries: list[dict], edition: Edition, *, hand_gold: int 
         card = entry["card"]
         if card["kind"] != "item":
             raise BadAction(f"{card['name']} is not an item; only items are sold.")
-        if card.get("gold") is None:
+        if "gold" not in card:
+            raise BadAction(f"The catalog does not know what {card['name']} is worth: discard it and "
+                            "enter the gold printed on your card as gold sold from the hand.")
+        if card["gold"] is None:
             raise RuleViolation("sell-no-value", f"{card['name']} has no gold value")
         gold += card["gold"]
     if gold < GOLD_PER_LEVEL:

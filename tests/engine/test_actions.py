@@ -462,3 +462,12 @@ def test_items_can_be_sold_straight_from_the_hand():
     assert g.p("Ann")["level"] == 2
     with pytest.raises(BadAction):
         g("Ann", type="sell", player=g.ids["Ann"], instances=[])
+
+
+def test_an_item_of_unknown_worth_is_not_mistaken_for_no_value():
+    g = Game("tails")
+    g("Ann", type="play", player=g.ids["Ann"], card="tails/saddle-shoes")
+    row = g.p("Ann")["items"][0]
+    assert row["gold_known"] is False
+    with pytest.raises(BadAction, match="does not know what Saddle Shoes is worth"):
+        g("Ann", type="sell", player=g.ids["Ann"], instances=[row["iid"]])
