@@ -107,3 +107,19 @@ def test_redirects_after_a_form_stay_on_this_site(client):
     r = client.post(f"/games/{table.code}/act", data={"type": "gear", "player": ann["player_id"], "delta": "1",
                                                       "next": "https://evil.example/"})
     assert r.status_code == 303 and r.headers["Location"].startswith("/games/")
+
+
+def test_the_host_switches_an_optional_rule_on_the_host_screen(client):
+    table = Table(client, "tails")
+    client.set_cookie(f"host_{table.code}", table.host_token)
+    html = client.get(f"/games/{table.code}/host").get_data(as_text=True)
+    assert "Shared victory" in html and 'value="shared_victory"' in html
+    r = client.post(f"/games/{table.code}/act", data={"type": "set_variant", "variant": "shared_victory",
+                                                      "on": "true", "next": f"/games/{table.code}/host"})
+    assert r.status_code == 303 and r.headers["Location"].endswith("/host")
+    assert table.state()["variants"] == {"shared_victory": True}
+    ann = table.join("Ann")
+    client.set_cookie(f"host_{table.code}", "")
+    client.set_cookie(f"seat_{table.code}", ann["token"])
+    r = client.post(f"/games/{table.code}/act", data={"type": "set_variant", "variant": "shared_victory", "on": "false"})
+    assert r.status_code == 403 and table.state()["variants"] == {"shared_victory": True}

@@ -7,6 +7,8 @@ from __future__ import annotations
 from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
                    request, url_for)
 
+from flask_babel import gettext
+
 from companion import engine
 from companion.engine import Actor, BadAction, Forbidden, RuleViolation
 from companion.engine.editions import EDITIONS
@@ -81,9 +83,11 @@ def host(code):
     actor, _ = _actor(code)
     state = store().load(code)
     url = join_url(code)
+    variant_names = {"shared_victory": gettext("Shared victory"),
+                     "listen_at_the_door": gettext("Listen At The Door"), "faster_play": gettext("Faster play")}
     return _vary(make_response(render_template(
         "host.html", state=engine.public_state(state), join_url=url, qr=qr_svg(url),
-        is_host=actor.host)))
+        is_host=actor.host, variant_names=variant_names)))
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])
