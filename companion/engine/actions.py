@@ -531,7 +531,7 @@ def _resolve(state, action, actor, ctx):
         raise BadAction("The fight has already been decided; run away or close it.")
     if not (actor.host or actor.player in (fight["fighter"], fight.get("helper"))):
         raise Forbidden("Only the fighter, the helper or the host can resolve the fight.")
-    view = combat_view(state)
+    view = combat_view(state, helpers=False)
     fighter = find_player(state, fight["fighter"])
     if not view["winning"]:
         fight["stage"] = "running"
@@ -586,7 +586,7 @@ def _run_away(state, action, actor, ctx):
     player = _own(state, action, actor)
     if player["id"] not in (fight["fighter"], fight.get("helper")):
         raise BadAction(f"{player['name']} is not in this fight.")
-    view = combat_view(state)
+    view = combat_view(state, helpers=False)
     index = int_field(action, "monster", 0, len(view["monsters"]) - 1,
                       0 if len(view["monsters"]) == 1 else ...)
     monster_view = view["monsters"][index]
@@ -629,7 +629,7 @@ def _bad_stuff(state: dict, player: dict, monster: dict, ctx: Context) -> str:
 
 def _pending_escapes(state: dict, fight: dict) -> list[tuple[int, int]]:
     """(player, monster index) pairs that still have to roll; the dead run from nothing."""
-    view = combat_view(state)
+    view = combat_view(state, helpers=False)
     live = [m["index"] for m in view["monsters"] if not m["gone"]]
     runners = [pid for pid in (fight["fighter"], fight.get("helper"))
                if pid is not None and not find_player(state, pid)["dead"]]
@@ -686,7 +686,7 @@ def _offer(state, action, actor, ctx):
     fighter = find_player(state, fight["fighter"])
     if not actor.may_act_for(fighter["id"]):
         raise RuleViolation("bribe-fighter-only", "only the player in the fight offers a bribe")
-    offer = deals.make_offer(state, fight, action, ctx.edition, combat_view(state))
+    offer = deals.make_offer(state, fight, action, ctx.edition, combat_view(state, helpers=False))
     fight["offers"] = [o for o in fight["offers"] if o["to"] != offer["to"]] + [offer]
     return deals.describe_offer(state, offer, f"{fighter['name']} offers")
 

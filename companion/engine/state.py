@@ -126,8 +126,12 @@ def seat_order(state: dict) -> list[int]:
     return [p["id"] for p in state["players"]]
 
 
-def combat_view(state: dict) -> dict | None:
-    """The computed fight (issue 5's combat object), or None when nobody is fighting."""
+def combat_view(state: dict, *, helpers: bool = True) -> dict | None:
+    """The computed fight (issue 5's combat object), or None when nobody is fighting.
+
+    ``helpers`` adds who could help and a bribe for each (two more computations per player);
+    the reducers only need the numbers and leave it out.
+    """
     stored = state.get("combat")
     if not stored:
         return None
@@ -141,6 +145,8 @@ def combat_view(state: dict) -> dict | None:
         variants=state.get("variants") or {}, stage=stored["stage"],
         escapes=stored.get("escapes", ()),
     )
+    if not helpers:
+        return view
     others = [p for p in state["players"] if p["id"] != fighter["id"]]
     common = {"edition": edition, "fighter": fighter, "monsters": stored["monsters"],
               "one_shots": stored["one_shots"], "variants": state.get("variants") or {}}

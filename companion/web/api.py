@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app, jsonify, request
+from flask import Blueprint, jsonify, request
 
 from companion import engine
 from companion.engine import Actor, BadAction, Forbidden, RuleViolation

@@ -4,7 +4,9 @@ player back to the same seat."""
 
 from __future__ import annotations
 
-from flask import (Blueprint, abort, current_app, make_response, redirect, render_template,
+import functools
+
+from flask import (Blueprint, abort, make_response, redirect, render_template,
                    request, url_for)
 
 from flask_babel import gettext
@@ -142,6 +144,7 @@ def _view_context(code: str, focus: int | None = None) -> dict:
             "player": players.get(focus), "players": players, **_edition_cards(state["edition"])}
 
 
+@functools.lru_cache(maxsize=None)  # the catalog is fixed while the server runs: once per edition
 def _edition_cards(edition: str) -> dict:
     """The race, class, Half-Breed and Super Munchkin cards offered on the sheet."""
     from companion.catalog import load_catalog

@@ -3,7 +3,7 @@
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.engine import combat, editions
+from companion.engine import combat
 
 EDITIONS = st.sampled_from(["classic", "oz", "spell-skool", "russia", "tails"])
 RACES = ["elf", "dwarf", "pony", "mouse"]
