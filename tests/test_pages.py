@@ -123,3 +123,15 @@ def test_the_host_switches_an_optional_rule_on_the_host_screen(client):
     client.set_cookie(f"seat_{table.code}", ann["token"])
     r = client.post(f"/games/{table.code}/act", data={"type": "set_variant", "variant": "shared_victory", "on": "false"})
     assert r.status_code == 403 and table.state()["variants"] == {"shared_victory": True}
+
+
+def test_a_monster_page_asks_the_engine_whether_this_phone_may_fight_it(client):
+    table = Table(client)
+    table.join("Ann")
+    bob = table.join("Bob")
+    client.set_cookie(f"seat_{table.code}", bob["token"])
+    html = client.get(f"/cards/classic/drooling-slime?game={table.code}").get_data(as_text=True)
+    assert "Fight this monster" not in html
+    assert 'id="fight-verdict"' in html and "Munchkin (classic rules)" in html
+    table.act("host", {"type": "set_turn", "player": bob["player_id"]})
+    assert "Fight this monster" in client.get(f"/cards/classic/drooling-slime?game={table.code}").get_data(as_text=True)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from companion import engine
+from companion.engine import Actor
 from companion.catalog import CatalogError, export_cards, import_cards, load_catalog
-from companion.engine.editions import EDITIONS
 from companion.store import NotFound
 
 from .common import normal_code, store
@@ -86,12 +86,17 @@ def card_page(set_, name_id):
         (c for c in (state or {}).get("house_cards", []) if c["id"] == card_id), None)
     if card is None:
         abort(404)
-    context = {"card": card, "state": None, "me": None, "actor": None, "players": {}, "focus": None}
+    context = {"card": card, "state": None, "me": None, "actor": None, "players": {}, "focus": None,
+               "fight_verdict": None}
     if state:
         actor, me = _actor(state["code"])
         public = engine.public_state(state)
         context.update(state=public, me=me, actor=actor, focus=me,
                        players={p["id"]: p for p in public["players"]})
+        if me is not None and card["kind"] == "monster":
+            # Whether this phone may start a fight with it is the engine's call, with its reason.
+            context["fight_verdict"] = engine.check(
+                state, {"type": "fight", "player": me, "monster": card_id}, Actor(player=me))
     return render_template("cards/card.html", **context)
 
 

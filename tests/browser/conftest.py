@@ -126,3 +126,12 @@ def join(page, url: str, name: str, sex: str = "male") -> None:
     page.get_by_label(sex, exact=True).check()
     page.get_by_role("button", name="Take a seat").click()
     page.wait_for_url("**/games/*")
+
+
+def seated_phone(server, page, edition: str, name: str, sex: str = "male") -> str:
+    """Create a game through the API and give this phone a seat in it; returns the code."""
+    game = requests.post(server.url + "/api/games", json={"edition": edition}).json()
+    seat = requests.post(f"{server.url}/api/games/{game['code']}/players", json={"name": name, "sex": sex}).json()
+    page.context.add_cookies([{"name": f"seat_{game['code']}", "value": seat["token"], "url": server.url}])
+    page.goto(f"{server.url}/games/{game['code']}")
+    return game["code"]

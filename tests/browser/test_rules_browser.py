@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import requests
 from playwright.sync_api import expect
 
-from .conftest import shot
+from .conftest import seated_phone, shot
 
 
 def test_asking_the_rules_from_the_game_page_finds_the_ruling_with_its_citation(server, phones):
     (phone,) = phones(1)
-    game = requests.post(server.url + "/api/games", json={"edition": "classic"}).json()
-    seat = requests.post(f"{server.url}/api/games/{game['code']}/players", json={"name": "Ann", "sex": "female"}).json()
-    phone.context.add_cookies([{"name": f"seat_{game['code']}", "value": seat["token"], "url": server.url}])
-    phone.goto(f"{server.url}/games/{game['code']}")
+    seated_phone(server, phone, "classic", "Ann", "female")
     box = phone.get_by_label("Ask the rules")
     box.fill("can i sell stuff to hit lvl 10")
     box.press("Enter")
@@ -31,10 +27,7 @@ def test_asking_the_rules_from_the_game_page_finds_the_ruling_with_its_citation(
 
 def test_a_refusal_on_a_phone_links_to_its_full_ruling(server, phones):
     (phone,) = phones(1)
-    game = requests.post(server.url + "/api/games", json={"edition": "tails"}).json()
-    seat = requests.post(f"{server.url}/api/games/{game['code']}/players", json={"name": "Mel", "sex": "male"}).json()
-    phone.context.add_cookies([{"name": f"seat_{game['code']}", "value": seat["token"], "url": server.url}])
-    phone.goto(f"{server.url}/games/{game['code']}")
+    seated_phone(server, phone, "tails", "Mel")
     phone.get_by_role("button", name="Level down").click()
     notice = phone.locator("#notice")
     expect(notice).to_contain_text("Munchkin Tails")
