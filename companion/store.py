@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import secrets
-import threading
 import time
 from datetime import datetime, timezone
 from typing import Any, Callable
@@ -20,6 +19,7 @@ from sqlalchemy import event as sa_event, update
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
 from companion import engine
+from companion.doorbell import Doorbell
 from companion.engine import Actor, Forbidden
 
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a table
@@ -74,31 +74,6 @@ class NotFound(Exception):
 
 class Busy(Exception):
     """Too many writers at once: the change was not applied; try again."""
-
-
-class Doorbell:
-    """Rings every live stream of a game when its version changes (in-process)."""
-
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._versions: dict[str, int] = {}
-
-    def ring(self, code: str, version: int) -> None:
-        with self._cond:
-            if version > self._versions.get(code, -1):
-                self._versions[code] = version
-            self._cond.notify_all()
-
-    def wait(self, code: str, seen: int, timeout: float) -> int | None:
-        """Block until the game's version passes ``seen`` or ``timeout``; the version or None."""
-        deadline = time.monotonic() + timeout
-        with self._cond:
-            while self._versions.get(code, -1) <= seen:
-                left = deadline - time.monotonic()
-                if left <= 0:
-                    return None
-                self._cond.wait(left)
-            return self._versions[code]
 
 
 class Store:
