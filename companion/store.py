@@ -3,29 +3,46 @@
 Every change is read-apply-write with compare-and-swap on ``version``: the UPDATE only lands
 if nobody else committed since we read, otherwise we read again and re-apply. Two phones
 tapping at once therefore never lose an update, and a refused action writes nothing.
-Each event keeps the state before it, which is all undo needs.
+
+Each event keeps what undo needs, compactly: a reverse JSON Patch (RFC 6902) from the state
+after the change back to the state before it, over the parts undo restores. The database so
+grows by about the size of a change, not the size of the game. (Events written before this
+format hold the whole state before them; undo reads both.)
+
+Undo never takes back the id counter or the log: player ids and card instance ids are never
+reused, and the history stays honest.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import secrets
 import time
 from datetime import datetime, timezone
 from typing import Any, Callable
 
-from sqlalchemy import event as sa_event, update
+import jsonpatch
+from sqlalchemy import delete, event as sa_event, update
+from sqlalchemy.exc import OperationalError, TimeoutError as PoolTimeout
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
 from companion import engine
 from companion.doorbell import Doorbell
 from companion.engine import Actor, Forbidden
+from companion.engine.errors import TooLarge
 
-CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I: read aloud across a table
-CODE_LENGTH = 5
+log = logging.getLogger(__name__)
+
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I/L: read aloud across a table
+CODE_LENGTH = 7  # 31**7 (27 billion) codes: guessing a live game is hopeless, and throttled
 LOG_KEEP = 50
 RETRIES = 200
+MAX_STATE_BYTES = 1_000_000  # a long real game is ~50 KB; 300 house cards add ~150 KB
+# Parts of the state that undo does not restore: the log (the history stays honest), the id
+# counter (ids are never reused) and the version (it only goes up).
+NOT_UNDONE = ("log", "next_id", "version")
 
 
 def _now() -> datetime:
@@ -63,29 +80,120 @@ class Event(SQLModel, table=True):
     actor_host: bool = False
     action: str  # JSON
     text: str
-    state_before: str  # JSON
+    # JSON: what undo needs. A reverse JSON Patch (a list), or, in events written before
+    # patches, the whole state before the change (an object). The name is kept so older
+    # databases keep working without a migration.
+    state_before: str
     undone: bool = False
     created_at: datetime = Field(default_factory=_now)
 
 
-class NotFound(Exception):
-    pass
+class StoreError(Exception):
+    """The store could not do it; nothing was written. ``status`` is the HTTP answer."""
+
+    status = 500
+    retry_after: int | None = None
+
+    def __init__(self, message: str = ""):
+        super().__init__(message)
+        self.message = message
 
 
-class Busy(Exception):
+class NotFound(StoreError):
+    status = 404
+
+    def __init__(self, code: str):
+        super().__init__(f"There is no game {code!r}. Check the code.")
+        self.code = code
+
+
+class Busy(StoreError):
     """Too many writers at once: the change was not applied; try again."""
+
+    status = 503
+    retry_after = 1
+
+
+class StorageFull(StoreError):
+    """The disk is full: nothing was written, and nothing acknowledged was lost."""
+
+    status = 503
+    retry_after = 30
+
+
+def _storage_error(exc: Exception) -> StoreError:
+    """What a phone is told about a database failure (full disk, locked, pool empty)."""
+    if "full" in str(exc).lower():
+        return StorageFull("The server's disk is full, so nothing more can be saved. Nothing "
+                           "acknowledged was lost; tell whoever runs the server.")
+    return Busy("The table is very busy; try again in a moment.")
+
+
+class _GuardedSession(Session):
+    """A session whose database failures leave as StoreErrors (full disk, locked, pool empty)."""
+
+    def __enter__(self):
+        try:
+            return super().__enter__()
+        except (OperationalError, PoolTimeout) as exc:
+            raise _storage_error(exc) from exc
+
+    def __exit__(self, kind, exc, tb):
+        super().__exit__(kind, exc, tb)
+        if isinstance(exc, (OperationalError, PoolTimeout)):
+            log.warning("database failure: %s", exc)
+            raise _storage_error(exc) from exc
+        return False
+
+
+def _undoable(state: dict) -> dict:
+    return {k: v for k, v in state.items() if k not in NOT_UNDONE}
+
+
+def reverse_patch(before: dict, after: dict) -> list:
+    """The JSON Patch that turns ``after`` back into ``before`` (the parts undo restores).
+
+    Only top-level keys that changed are diffed, so 300 unchanged house cards cost nothing.
+    """
+    b, a = _undoable(before), _undoable(after)
+    keys = {k for k in b.keys() | a.keys() if b.get(k, ...) != a.get(k, ...)}
+    return jsonpatch.make_patch({k: a[k] for k in keys if k in a},
+                                {k: b[k] for k in keys if k in b}).patch
+
+
+def restore(current: dict, stored: dict | list) -> dict:
+    """The state before an event, from the current state and what the event stored.
+
+    Undo is a strict stack, so the current state is always the state right after the event
+    being undone (apart from the parts undo does not restore), and its patch applies.
+    """
+    if isinstance(stored, dict):  # an event written before patches: the whole state before it
+        restored = stored
+    else:
+        restored = jsonpatch.apply_patch(_undoable(current), stored)
+    for key in NOT_UNDONE:
+        if key in current:
+            restored[key] = current[key]
+    return restored
 
 
 class Store:
-    def __init__(self, url: str):
+    def __init__(self, url: str, *, pool_size: int = 16):
         connect_args = {}
         if url.startswith("sqlite"):
             connect_args = {"check_same_thread": False, "timeout": 30}
-        self.engine = create_engine(url, connect_args=connect_args)
+        # A request holds at most one connection at a time (undo reuses the commit's session),
+        # so the pool covers the requests running at once; when it is empty, a request waits a
+        # few seconds and then answers "busy" instead of stalling every table.
+        self.engine = create_engine(url, connect_args=connect_args, pool_size=pool_size,
+                                    max_overflow=pool_size * 4, pool_timeout=5)
         if url.startswith("sqlite"):
             sa_event.listen(self.engine, "connect", _sqlite_pragmas)
         SQLModel.metadata.create_all(self.engine)
         self.doorbell = Doorbell()
+
+    def _session(self) -> Session:
+        return _GuardedSession(self.engine)
 
     # --- reading -------------------------------------------------------------------------
 
@@ -96,19 +204,19 @@ class Store:
         return game
 
     def load(self, code: str) -> dict:
-        with Session(self.engine) as session:
+        with self._session() as session:
             game = self._game(session, code)
             state = json.loads(game.state)
             state["version"] = game.version
             return state
 
     def version(self, code: str) -> int:
-        with Session(self.engine) as session:
+        with self._session() as session:
             return self._game(session, code).version
 
     def actor_for(self, code: str, token: str | None) -> Actor:
         """Who a bearer token is in this game (an empty Actor for none or unknown)."""
-        with Session(self.engine) as session:
+        with self._session() as session:
             game = self._game(session, code)  # an unknown game is a 404 before any 403
             if not token:
                 return Actor()
@@ -121,17 +229,24 @@ class Store:
                 return Actor()
             state = json.loads(game.state)
             if not any(p["id"] == seat.player_id for p in state["players"]):
-                return Actor()  # that player's seat was taken back by an undo
+                return Actor()  # the host removed that player: the token stops working at once
             return Actor(player=seat.player_id)
 
     def history(self, code: str, limit: int = 200) -> list[dict]:
-        with Session(self.engine) as session:
+        with self._session() as session:
             game = self._game(session, code)
             rows = session.exec(select(Event).where(Event.game_id == game.id)
                                 .order_by(Event.id.desc()).limit(limit)).all()
             return [{"version": e.version, "kind": e.kind, "text": e.text, "undone": e.undone,
                      "actor_player": e.actor_player, "actor_host": e.actor_host,
                      "at": e.created_at.isoformat()} for e in rows]
+
+    def event_sizes(self, code: str) -> list[int]:
+        """Bytes each event row stores (for the growth benchmark)."""
+        with self._session() as session:
+            game = self._game(session, code)
+            rows = session.exec(select(Event).where(Event.game_id == game.id).order_by(Event.id)).all()
+            return [len(e.action) + len(e.text) + len(e.state_before) for e in rows]
 
     # --- writing -------------------------------------------------------------------------
 
@@ -140,52 +255,65 @@ class Store:
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
             state = engine.new_game(code, edition)
-            with Session(self.engine) as session:
+            with self._session() as session:
                 if session.exec(select(Game).where(Game.code == code)).first():
                     continue
                 session.add(Game(code=code, edition=edition, state=json.dumps(state),
                                  host_token_hash=token_hash(host_token)))
                 session.commit()
                 return state, host_token
-        raise Busy("could not find a free game code")
+        raise Busy("Could not find a free game code; try again.")
 
-    def _commit(self, code: str, change: Callable[[dict], tuple[dict, str, dict]], *,
+    def _commit(self, code: str, change: Callable[[dict, Session], tuple[dict, str, dict]], *,
                 kind: str, actor: Actor, action: Any) -> tuple[dict, dict]:
-        """Read, change, write if nobody else wrote meanwhile; retried on a lost race."""
+        """Read, change, write if nobody else wrote meanwhile; retried on a lost race.
+
+        ``change(state, session)`` gets this commit's own session, so it can read the event log
+        without taking a second connection from the pool.
+        """
         for attempt in range(RETRIES):
-            with Session(self.engine) as session:
+            with self._session() as session:
                 game = self._game(session, code)
                 game_id, game_code = game.id, game.code
-                before_json, version = game.state, game.version
-                before = json.loads(before_json)
+                version = game.version
+                before = json.loads(game.state)
                 before["version"] = version
-                new, text, extra = change(before)
+                new, text, extra = change(json.loads(game.state) | {"version": version}, session)
                 new["version"] = version + 1
+                # Ids only ever go up, whatever a change (an undo) restored.
+                new["next_id"] = max(new.get("next_id", 1), before.get("next_id", 1))
                 new["log"] = (new.get("log", []) + [{
                     "seq": version + 1, "actor": "host" if actor.host else actor.player,
                     "text": text}])[-LOG_KEEP:]
+                new_json = json.dumps(new)
+                if len(new_json) > MAX_STATE_BYTES:
+                    raise TooLarge(f"That would make this game larger than {MAX_STATE_BYTES // 1000} KB, "
+                                   "the most a game may hold. Remove some house cards first.")
                 result = session.exec(
                     update(Game).where(Game.id == game_id, Game.version == version)
-                    .values(state=json.dumps(new), version=version + 1, updated_at=_now()))
+                    .values(state=new_json, version=version + 1, updated_at=_now()))
                 if result.rowcount != 1:
                     session.rollback()
                     time.sleep(min(0.002 * attempt, 0.05))
                     continue
                 session.add(Event(game_id=game_id, version=version + 1, kind=kind,
                                   actor_player=actor.player, actor_host=actor.host,
-                                  action=json.dumps(action), text=text, state_before=before_json))
+                                  action=json.dumps(action), text=text,
+                                  state_before=json.dumps(reverse_patch(before, new))))
                 for seat in extra.pop("_seats", []):
                     session.add(Seat(game_id=game_id, **seat))
+                for pid in extra.pop("_drop_seats", []):
+                    session.exec(delete(Seat).where(Seat.game_id == game_id, Seat.player_id == pid))
                 undone = extra.pop("_undo", None)
                 if undone is not None:  # same transaction: two undos can never take back one change twice
                     session.exec(update(Event).where(Event.id == undone).values(undone=True))
                 session.commit()
             self.doorbell.ring(game_code, version + 1)
             return new, extra
-        raise Busy("the table is very busy; try again")
+        raise Busy("The table is very busy; try again in a moment.")
 
     def apply(self, code: str, action: Any, actor: Actor, **engine_kwargs) -> dict:
-        def change(state: dict):
+        def change(state: dict, _session: Session):
             new, text = engine.apply(state, action, actor, **engine_kwargs)
             return new, text, {}
         new, _ = self._commit(code, change, kind="action", actor=actor, action=action)
@@ -194,16 +322,20 @@ class Store:
     def join(self, code: str, name: Any, sex: Any, *, phone: bool = True,
              actor: Actor | None = None) -> tuple[dict, int, str]:
         token = secrets.token_urlsafe(24)
+        actor = actor or Actor()
 
-        def change(state: dict):
+        def change(state: dict, _session: Session):
+            if state.get("locked") and not actor.host:
+                raise engine.TableLocked()
             new = json.loads(json.dumps(state))
             pid = engine.add_player(new, name, sex, phone=phone)
             player = new["players"][-1]
             text = f"{player['name']} joins the table" + ("" if phone else " (no phone; the host plays for them)")
             return new, text, {"pid": pid, "_seats": [{"player_id": pid, "token_hash": token_hash(token)}]}
 
-        new, extra = self._commit(code, change, kind="join", actor=actor or Actor(), action={
-            "type": "join", "name": name if isinstance(name, str) else None, "sex": sex})
+        new, extra = self._commit(code, change, kind="join", actor=actor, action={
+            "type": "join", "name": name if isinstance(name, str) else None,
+            "sex": sex if isinstance(sex, str) else None})
         return new, extra["pid"], token
 
     def undo(self, code: str, actor: Actor) -> dict:
@@ -211,21 +343,20 @@ class Store:
         if not actor.seated:
             raise Forbidden("Join the game first.")
 
-        def change(state: dict):
-            with Session(self.engine) as session:
-                game = self._game(session, code)
-                last = session.exec(select(Event).where(Event.game_id == game.id,
-                                                        Event.kind != "undo",
-                                                        Event.undone == False)  # noqa: E712
-                                    .order_by(Event.id.desc())).first()
+        def change(state: dict, session: Session):
+            last = session.exec(select(Event).join(Game, Event.game_id == Game.id)
+                                .where(Game.code == code.upper(), Event.kind != "undo",
+                                       Event.undone == False)  # noqa: E712
+                                .order_by(Event.id.desc())).first()
             if last is None:
                 raise engine.BadAction("There is nothing to undo.")
             if not actor.host and last.actor_player != actor.player:
                 raise Forbidden("Only the player who made the last change, or the host, can undo it.")
-            restored = json.loads(last.state_before)
-            # The history itself is not taken back: keep the log, say what was undone.
-            restored["log"] = state.get("log", [])
-            return restored, f"Undo: {last.text}", {"_undo": last.id}
+            restored = restore(state, json.loads(last.state_before))
+            # An undone join takes its seat row, and so its token, with it.
+            present = {p["id"] for p in restored["players"]}
+            drop = [p["id"] for p in state["players"] if p["id"] not in present] if last.kind == "join" else []
+            return restored, f"Undo: {last.text}", {"_undo": last.id, "_drop_seats": drop}
 
         new, _ = self._commit(code, change, kind="undo", actor=actor, action={"type": "undo"})
         return new

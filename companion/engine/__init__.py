@@ -3,11 +3,26 @@
 ``apply(state, action, actor)`` returns the new state and a history line, or raises
 ``BadAction`` (malformed), ``Forbidden`` (not your seat) or ``RuleViolation`` (the rules
 say no; carries the rule id, our sentence and the edition's citation).
+``parse_action(data)`` turns a dict into its typed action (``action_models``), or raises
+``BadAction`` naming the field; ``action_json_schema()`` is every action as a JSON Schema.
 """
 
 from .actions import REDUCERS, Actor, apply, check
-from .errors import BadAction, EngineError, Forbidden, RuleViolation
+from .errors import BadAction, EngineError, Forbidden, RuleViolation, TableLocked
 from .state import add_player, new_game, public_state
 
 __all__ = ["REDUCERS", "Actor", "apply", "check", "BadAction", "EngineError", "Forbidden",
-           "RuleViolation", "add_player", "new_game", "public_state"]
+           "RuleViolation", "TableLocked", "add_player", "new_game", "public_state",
+           "ACTION_TYPES", "Action", "ActionModel", "action_json_schema", "parse_action"]
+
+# The typed actions (``action_models``) are loaded on first use: they build on the catalog's
+# card schema, which itself imports ``engine.vocab`` (and so this package).
+_ACTION_MODEL_NAMES = {"ACTION_TYPES", "Action", "ActionModel", "action_json_schema", "parse_action"}
+
+
+def __getattr__(name: str):
+    if name in _ACTION_MODEL_NAMES:
+        from . import action_models
+
+        return getattr(action_models, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

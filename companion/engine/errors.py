@@ -9,7 +9,13 @@ from __future__ import annotations
 
 
 class EngineError(Exception):
-    """Base class: the action was not applied and the state is unchanged."""
+    """Base class: the action was not applied and the state is unchanged.
+
+    ``status`` is the HTTP status the web layer answers with (one mapping, kept here).
+    """
+
+    status = 400
+    message: str = ""
 
 
 class BadAction(EngineError):
@@ -22,6 +28,8 @@ class BadAction(EngineError):
 
 class Forbidden(EngineError):
     """The actor may not act for this player (HTTP 403)."""
+
+    status = 403
 
     def __init__(self, message: str = "That seat is not yours."):
         super().__init__(message)
@@ -36,6 +44,8 @@ class RuleViolation(EngineError):
     edition by ``rulebook.explain`` before the refusal leaves the engine.
     """
 
+    status = 422
+
     def __init__(self, rule: str, detail: str | None = None):
         super().__init__(f"{rule}: {detail or ''}")
         self.rule = rule
@@ -46,3 +56,17 @@ class RuleViolation(EngineError):
     def as_dict(self) -> dict:
         return {"message": self.message or self.detail or self.rule, "rule": self.rule,
                 "citation": self.citation or "", "detail": self.detail}
+
+
+class TableLocked(Forbidden):
+    """The host has locked the table against new joins (HTTP 403)."""
+
+    def __init__(self):
+        super().__init__("This table is locked: the host is not letting anyone else join. "
+                         "Ask the host to unlock it.")
+
+
+class TooLarge(BadAction):
+    """The change would make the game hold more than a game may (HTTP 413)."""
+
+    status = 413

@@ -5,59 +5,17 @@ from __future__ import annotations
 from flask import Blueprint, jsonify, request
 
 from companion import engine
-from companion.engine import Actor, BadAction, Forbidden, RuleViolation
-from companion.store import Busy, NotFound
+from companion.engine import Actor, BadAction, Forbidden
 
-from .common import bearer_token, join_url, normal_code, store
+from .common import bearer_token, join_url, normal_code, read_json_object, store
+from .limits import create_limit, join_limit, limiter
 from .live import event_stream
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 
-def _error(status: int, message: str, **extra):
-    return jsonify({"error": {"message": message, **extra}}), status
-
-
-@bp.errorhandler(NotFound)
-def _not_found(exc):
-    return _error(404, f"There is no game {exc.args[0]!r}.")
-
-
-@bp.errorhandler(BadAction)
-def _bad(exc):
-    return _error(400, exc.message)
-
-
-@bp.errorhandler(Forbidden)
-def _forbidden(exc):
-    return _error(403, exc.message)
-
-
-@bp.errorhandler(RuleViolation)
-def _violation(exc):
-    return jsonify({"error": exc.as_dict()}), 422
-
-
-@bp.errorhandler(Busy)
-def _busy(exc):
-    return _error(503, str(exc))
-
-
-@bp.errorhandler(400)
-def _malformed(exc):
-    return _error(400, "The request body must be a JSON object.")
-
-
-@bp.errorhandler(413)
-def _too_big(exc):
-    return _error(413, "That request is too large.")
-
-
 def _json_body() -> dict:
-    data = request.get_json(silent=True)
-    if not isinstance(data, dict):
-        raise BadAction("The request body must be a JSON object.")
-    return data
+    return read_json_object()
 
 
 def public(state: dict) -> dict:
@@ -65,6 +23,7 @@ def public(state: dict) -> dict:
 
 
 @bp.post("/games")
+@limiter.shared_limit(create_limit, scope="create-game")
 def create_game():
     data = _json_body()
     state, host_token = store().create_game(data.get("edition", "classic") if isinstance(
@@ -75,6 +34,7 @@ def create_game():
 
 
 @bp.post("/games/<code>/players")
+@limiter.shared_limit(join_limit, scope="join-game")
 def join_game(code):
     data = _json_body()
     code = normal_code(code)
@@ -136,3 +96,11 @@ def events(code):
     code = normal_code(code)
     store().version(code)  # 404 for an unknown game before the stream starts
     return event_stream(code)
+
+
+@bp.get("/schema")
+def action_schema():
+    """Every action the engine takes, as a JSON Schema (a ``oneOf`` keyed on ``type``)."""
+    from companion.engine.action_models import action_json_schema
+
+    return jsonify({"actions": action_json_schema()})

@@ -1,0 +1,107 @@
+"""One error mapping for the whole site.
+
+Every error class knows its HTTP status (``EngineError.status``, ``StoreError.status``); this
+module turns any failure into the answer its caller can read: JSON for anything under
+``/api/`` (always, even a bug's), an in-place notice for an htmx request, a page otherwise.
+A bug answers 500 with an incident id that is also in the server log with its traceback.
+A full disk answers 503, a busy table 503 with ``Retry-After``, throttling 429 with it.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+
+from flask import Flask, jsonify, make_response, render_template, request
+from werkzeug.exceptions import HTTPException
+
+from companion.engine import EngineError, RuleViolation
+from companion.store import NotFound, StoreError
+
+from .limits import count_unknown_code
+
+log = logging.getLogger("companion.errors")
+
+HTTP_MESSAGES = {
+    400: "The request is not one this server understands.",
+    401: "Sign in first.",
+    403: "That is not allowed from this phone.",
+    404: "There is nothing at this address.",
+    405: "That method is not allowed here.",
+    413: "That request is too large.",
+    415: "Send the request body as JSON.",
+    429: "Too many requests from this address; wait a little and try again.",
+}
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/")
+
+
+def is_htmx() -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def describe(exc: BaseException) -> tuple[int, dict, int | None]:
+    """(HTTP status, the error object, seconds for Retry-After or None)."""
+    if isinstance(exc, RuleViolation):
+        return exc.status, exc.as_dict(), None
+    if isinstance(exc, (EngineError, StoreError)):
+        return exc.status, {"message": exc.message}, getattr(exc, "retry_after", None)
+    if isinstance(exc, HTTPException):
+        status = exc.code or 500
+        retry = None
+        if status == 429:
+            retry = _retry_after_of(exc)
+            message = HTTP_MESSAGES[429]
+        elif status == 400 and wants_json():
+            message = "The request body must be a JSON object."
+        else:
+            message = HTTP_MESSAGES.get(status) or exc.description or exc.name
+        return status, {"message": message}, retry
+    if isinstance(exc, RecursionError):
+        return 400, {"message": "The request is nested too deeply."}, None
+    incident = uuid.uuid4().hex[:12]
+    log.error("incident %s on %s %s", incident, request.method, request.path, exc_info=exc)
+    return 500, {"message": f"Something went wrong on the server (incident {incident}). "
+                            "Nothing was changed; tell whoever runs the server.",
+                 "incident": incident}, None
+
+
+def _retry_after_of(exc: HTTPException) -> int:
+    try:
+        header = exc.get_response().headers.get("Retry-After")
+        return max(1, int(header)) if header else 60
+    except (TypeError, ValueError):
+        return 60
+
+
+def error_response(exc: BaseException, *, code: str | None = None):
+    status, error, retry = describe(exc)
+    if isinstance(exc, NotFound):
+        count_unknown_code()
+    if wants_json():
+        response = make_response(jsonify({"error": error}), status)
+    elif is_htmx():
+        response = make_response(render_template(
+            "_notice.html", message=error["message"], rule=error.get("rule"),
+            citation=error.get("citation")), status)
+        response.headers["HX-Retarget"] = "#notice"
+        response.headers["HX-Reswap"] = "innerHTML"
+    else:
+        response = make_response(render_template(
+            "error.html", message=error["message"], rule=error.get("rule"),
+            citation=error.get("citation"), status=status, code=code), status)
+    if retry:
+        response.headers["Retry-After"] = str(retry)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    @app.errorhandler(Exception)
+    def _any_error(exc):
+        if isinstance(exc, HTTPException) and (exc.code or 500) < 400:
+            return exc  # redirects raised by routing are not errors
+        # The error page links back to the game, unless the game is what was not found.
+        code = None if isinstance(exc, NotFound) else (request.view_args or {}).get("code")
+        return error_response(exc, code=code)

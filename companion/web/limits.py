@@ -1,0 +1,87 @@
+"""Throttling per client address (flask-limiter): game creation, joins, and answers about
+game codes that do not exist (so nobody can find live games by guessing codes).
+
+Counters are in memory by default, which is right for one server process. Several processes
+must share them: set ``COMPANION_RATELIMIT_STORAGE_URI`` (e.g. ``redis://localhost:6379`` or
+``memcached://localhost:11211``). Behind a reverse proxy, set ``COMPANION_TRUSTED_PROXIES`` so
+the address is the phone's and not the proxy's.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+
+from flask import Flask, current_app, request
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+from limits import parse_many
+
+from companion.store import StoreError
+
+DEFAULTS = {
+    # A table creates one game an evening; a laptop testing things a few more.
+    "COMPANION_RATELIMIT_CREATE": "10 per minute;100 per hour",
+    # Six phones joining at once from one address (a hosted server behind a home router).
+    "COMPANION_RATELIMIT_JOIN": "30 per minute;300 per hour",
+    # Typing a code wrong happens; hundreds of wrong codes a minute is guessing.
+    "COMPANION_RATELIMIT_UNKNOWN_CODE": "20 per minute;200 per hour",
+    "COMPANION_RATELIMIT_STORAGE_URI": "memory://",
+}
+
+limiter = Limiter(get_remote_address, headers_enabled=True, strategy="moving-window",
+                  storage_uri="memory://")
+
+
+class TooManyGuesses(StoreError):
+    """This address asked about too many games that do not exist (HTTP 429)."""
+
+    status = 429
+
+    def __init__(self, retry_after: int):
+        super().__init__("Too many unknown game codes from this address. Check the code with "
+                         f"the host and try again in {retry_after} seconds.")
+        self.retry_after = retry_after
+
+
+def create_limit() -> str:
+    return current_app.config["COMPANION_RATELIMIT_CREATE"]
+
+
+def join_limit() -> str:
+    return current_app.config["COMPANION_RATELIMIT_JOIN"]
+
+
+def _unknown_code_limits():
+    return parse_many(current_app.config["COMPANION_RATELIMIT_UNKNOWN_CODE"])
+
+
+def check_guessing() -> None:
+    """Before a request about a game code: refuse an address that has guessed too often."""
+    if not limiter.enabled or not current_app.config.get("RATELIMIT_ENABLED", True):
+        return
+    address = get_remote_address()
+    for item in _unknown_code_limits():
+        if not limiter.limiter.test(item, "unknown-code", address):
+            reset, _ = limiter.limiter.get_window_stats(item, "unknown-code", address)
+            raise TooManyGuesses(max(1, int(reset - time.time()) + 1))
+
+
+def count_unknown_code() -> None:
+    """A request named a game that does not exist: one more guess for this address."""
+    if not limiter.enabled or not current_app.config.get("RATELIMIT_ENABLED", True):
+        return
+    for item in _unknown_code_limits():
+        limiter.limiter.hit(item, "unknown-code", get_remote_address())
+
+
+def init_app(app: Flask) -> None:
+    for key, value in DEFAULTS.items():
+        app.config.setdefault(key, os.environ.get(key) or value)
+    app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["COMPANION_RATELIMIT_STORAGE_URI"])
+    limiter.init_app(app)
+
+    @app.before_request
+    def _refuse_guessers():
+        if request.view_args and "code" in request.view_args:
+            check_guessing()
