@@ -3,7 +3,9 @@
 Configuration comes from the environment (or ``create_app(config)`` in tests):
 ``COMPANION_DATABASE_URL`` (default: SQLite in the instance folder), ``COMPANION_PUBLIC_URL``
 (base URL put in the join QR code), ``COMPANION_SECRET_KEY`` (default: generated once and
-kept in the instance folder, so sessions and form tokens survive a restart).
+kept in the instance folder, so sessions and form tokens survive a restart),
+``COMPANION_TRUSTED_PROXIES`` (how many reverse proxies stand in front; their X-Forwarded-*
+headers are believed only then; default 0).
 """
 
 from __future__ import annotations
@@ -25,6 +27,13 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+def _trusted_proxies() -> int:
+    value = os.environ.get("COMPANION_TRUSTED_PROXIES", "").strip() or "0"
+    if not value.isdigit():
+        raise ValueError(f"COMPANION_TRUSTED_PROXIES must be a whole number of proxies, not {value!r}")
+    return int(value)
+
+
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
                 instance_path=os.environ.get("COMPANION_INSTANCE_PATH") or str(ROOT / "instance"))
@@ -34,6 +43,7 @@ def create_app(config: dict | None = None) -> Flask:
         COMPANION_DATABASE_URL=os.environ.get("COMPANION_DATABASE_URL")
         or f"sqlite:///{instance / 'companion.db'}",
         COMPANION_PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL") or None,
+        COMPANION_TRUSTED_PROXIES=_trusted_proxies(),
         MAX_CONTENT_LENGTH=64 * 1024,  # an action is small; a house-card file stays well under
         WTF_CSRF_TIME_LIMIT=None,  # a game evening is long; the token is tied to the session
         SESSION_COOKIE_SAMESITE="Lax",

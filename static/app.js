@@ -61,6 +61,48 @@
     }
   });
 
+  // No inline handlers (the Content-Security-Policy allows scripts from files only): buttons
+  // and selects say what they do with data attributes, handled here for the whole page.
+  // data-dismiss=".notice": the button removes its closest such element (a refusal notice).
+  document.addEventListener("click", function (e) {
+    var b = e.target && e.target.closest && e.target.closest("[data-dismiss]");
+    if (!b) return;
+    var gone = b.closest(b.getAttribute("data-dismiss"));
+    if (gone) gone.remove();
+  });
+  // data-autosubmit: a select that sends its form as soon as it changes (the language switch,
+  // the calculator's rulebook); without JavaScript the form has a button instead.
+  document.addEventListener("change", function (e) {
+    var s = e.target;
+    if (s && s.hasAttribute && s.hasAttribute("data-autosubmit") && s.form) s.form.submit();
+  });
+
+  // The game page's live part is re-fetched on every change anyone makes. The "keep-edits"
+  // swap morphs it (idiomorph) without undoing this player's own work: a panel they opened
+  // stays open, and fields they typed in, ticked or picked keep their value; hidden fields
+  // follow the server. An extension here, not a config in hx-swap, which idiomorph would eval.
+  function keepEdit(attr, node, mutation) {
+    if (attr === "open") return mutation !== "remove";
+    var el = node.tagName === "OPTION" ? node.parentNode : node;
+    if (!el || el.type === "hidden") return;
+    if (el.tagName === "SELECT") {
+      var i = [].findIndex.call(el.options, function (o) { return o.defaultSelected; });
+      return el.selectedIndex === (i < 0 ? 0 : i);
+    }
+    if (attr === "checked") return el.checked === el.defaultChecked;
+    if (attr === "value" && (el.tagName === "INPUT" || el.tagName === "TEXTAREA")) return el.value === el.defaultValue;
+  }
+  if (window.htmx && window.Idiomorph) {
+    htmx.defineExtension("keep-edits", {
+      handleSwap: function (style, target, fragment) {
+        if (style !== "keep-edits") return false;
+        return Idiomorph.morph(target, fragment.children, {
+          morphStyle: "innerHTML", ignoreActiveValue: true, callbacks: {beforeAttributeUpdated: keepEdit}
+        });
+      }
+    });
+  }
+
   // A successful change clears the last refusal.
   document.addEventListener("clear-notice", function () {
     var n = document.getElementById("notice");
