@@ -32,6 +32,7 @@ from companion import engine
 from companion.doorbell import Doorbell
 from companion.engine import Actor, Forbidden
 from companion.engine.errors import TooLarge
+from companion.engine.words import N_, event, event_words, render, said
 
 log = logging.getLogger(__name__)
 
@@ -43,6 +44,19 @@ MAX_STATE_BYTES = 1_000_000  # a long real game is ~50 KB; 300 house cards add ~
 # Parts of the state that undo does not restore: the log (the history stays honest), the id
 # counter (ids are never reused) and the version (it only goes up).
 NOT_UNDONE = ("log", "next_id", "version")
+
+
+event_words("join", N_("%(name)s joins the table"))
+event_words("join_phoneless", N_("%(name)s joins the table (no phone; the host plays for them)"))
+event_words("undo", N_("Undo: %(undone)s"))
+event_words("note", N_("%(text)s"))  # a line written before events were data
+
+
+def as_event(value: Any) -> dict:
+    """An event from what a change returned (an event, or a line from before events)."""
+    if isinstance(value, dict) and "kind" in value:
+        return value
+    return event("note", text=str(value))
 
 
 def _now() -> datetime:
@@ -79,7 +93,8 @@ class Event(SQLModel, table=True):
     actor_player: int | None = None
     actor_host: bool = False
     action: str  # JSON
-    text: str
+    text: str  # the event in English, for logs and for readers of old databases
+    data: str | None = None  # JSON: the event as data (engine/words.py); words are made when read
     # JSON: what undo needs. A reverse JSON Patch (a list), or, in events written before
     # patches, the whole state before the change (an object). The name is kept so older
     # databases keep working without a migration.
@@ -89,21 +104,23 @@ class Event(SQLModel, table=True):
 
 
 class StoreError(Exception):
-    """The store could not do it; nothing was written. ``status`` is the HTTP answer."""
+    """The store could not do it; nothing was written. ``status`` is the HTTP answer; what to
+    say is a said (``engine.words``), so the web layer says it in the asker's language."""
 
     status = 500
     retry_after: int | None = None
 
-    def __init__(self, message: str = ""):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str = "", **params: Any):
+        self.said = said(message, **params)
+        self.message = render(self.said)
+        super().__init__(self.message)
 
 
 class NotFound(StoreError):
     status = 404
 
     def __init__(self, code: str):
-        super().__init__(f"There is no game {code!r}. Check the code.")
+        super().__init__(N_("There is no game %(code)s. Check the code."), code=code)
         self.code = code
 
 
@@ -124,9 +141,9 @@ class StorageFull(StoreError):
 def _storage_error(exc: Exception) -> StoreError:
     """What a phone is told about a database failure (full disk, locked, pool empty)."""
     if "full" in str(exc).lower():
-        return StorageFull("The server's disk is full, so nothing more can be saved. Nothing "
-                           "acknowledged was lost; tell whoever runs the server.")
-    return Busy("The table is very busy; try again in a moment.")
+        return StorageFull(N_("The server's disk is full, so nothing more can be saved. Nothing "
+                              "acknowledged was lost; tell whoever runs the server."))
+    return Busy(N_("The table is very busy; try again in a moment."))
 
 
 class _GuardedSession(Session):
@@ -190,6 +207,7 @@ class Store:
         if url.startswith("sqlite"):
             sa_event.listen(self.engine, "connect", _sqlite_pragmas)
         SQLModel.metadata.create_all(self.engine)
+        _add_missing_columns(self.engine)
         self.doorbell = Doorbell()
 
     def _session(self) -> Session:
@@ -238,6 +256,7 @@ class Store:
             rows = session.exec(select(Event).where(Event.game_id == game.id)
                                 .order_by(Event.id.desc()).limit(limit)).all()
             return [{"version": e.version, "kind": e.kind, "text": e.text, "undone": e.undone,
+                     "event": json.loads(e.data) if e.data else {"kind": "note", "text": e.text},
                      "actor_player": e.actor_player, "actor_host": e.actor_host,
                      "at": e.created_at.isoformat()} for e in rows]
 
@@ -262,7 +281,7 @@ class Store:
                                  host_token_hash=token_hash(host_token)))
                 session.commit()
                 return state, host_token
-        raise Busy("Could not find a free game code; try again.")
+        raise Busy(N_("Could not find a free game code; try again."))
 
     def _commit(self, code: str, change: Callable[[dict, Session], tuple[dict, str, dict]], *,
                 kind: str, actor: Actor, action: Any) -> tuple[dict, dict]:
@@ -278,17 +297,20 @@ class Store:
                 version = game.version
                 before = json.loads(game.state)
                 before["version"] = version
-                new, text, extra = change(json.loads(game.state) | {"version": version}, session)
+                new, said_event, extra = change(json.loads(game.state) | {"version": version}, session)
+                happened = as_event(said_event)
+                text = render(happened)
                 new["version"] = version + 1
                 # Ids only ever go up, whatever a change (an undo) restored.
                 new["next_id"] = max(new.get("next_id", 1), before.get("next_id", 1))
                 new["log"] = (new.get("log", []) + [{
                     "seq": version + 1, "actor": "host" if actor.host else actor.player,
-                    "text": text}])[-LOG_KEEP:]
+                    "event": happened, "text": text}])[-LOG_KEEP:]
                 new_json = json.dumps(new)
                 if len(new_json) > MAX_STATE_BYTES:
-                    raise TooLarge(f"That would make this game larger than {MAX_STATE_BYTES // 1000} KB, "
-                                   "the most a game may hold. Remove some house cards first.")
+                    raise TooLarge(N_("That would make this game larger than %(kb)s KB, the most a "
+                                      "game may hold. Remove some house cards first."),
+                                   kb=MAX_STATE_BYTES // 1000)
                 result = session.exec(
                     update(Game).where(Game.id == game_id, Game.version == version)
                     .values(state=new_json, version=version + 1, updated_at=_now()))
@@ -298,7 +320,7 @@ class Store:
                     continue
                 session.add(Event(game_id=game_id, version=version + 1, kind=kind,
                                   actor_player=actor.player, actor_host=actor.host,
-                                  action=json.dumps(action), text=text,
+                                  action=json.dumps(action), text=text, data=json.dumps(happened),
                                   state_before=json.dumps(reverse_patch(before, new))))
                 for seat in extra.pop("_seats", []):
                     session.add(Seat(game_id=game_id, **seat))
@@ -309,15 +331,22 @@ class Store:
                     session.exec(update(Event).where(Event.id == undone).values(undone=True))
                 session.commit()
             self.doorbell.ring(game_code, version + 1)
+            extra["event"] = happened
             return new, extra
-        raise Busy("The table is very busy; try again in a moment.")
+        raise Busy(N_("The table is very busy; try again in a moment."))
 
     def apply(self, code: str, action: Any, actor: Actor, **engine_kwargs) -> dict:
-        def change(state: dict, _session: Session):
-            new, text = engine.apply(state, action, actor, **engine_kwargs)
-            return new, text, {}
-        new, _ = self._commit(code, change, kind="action", actor=actor, action=action)
+        new, _event = self.apply_event(code, action, actor, **engine_kwargs)
         return new
+
+    def apply_event(self, code: str, action: Any, actor: Actor, **engine_kwargs) -> tuple[dict, dict]:
+        """Apply an action; the new state and the event it produced (data, see engine/words.py)."""
+        def change(state: dict, _session: Session):
+            new, happened = engine.apply(state, action, actor, **engine_kwargs)
+            return new, happened, {}
+        new, extra = self._commit(code, change, kind="action", actor=actor,
+                                  action=action.model_dump(mode="json") if hasattr(action, "model_dump") else action)
+        return new, extra["event"]
 
     def join(self, code: str, name: Any, sex: Any, *, phone: bool = True,
              actor: Actor | None = None) -> tuple[dict, int, str]:
@@ -330,8 +359,9 @@ class Store:
             new = json.loads(json.dumps(state))
             pid = engine.add_player(new, name, sex, phone=phone)
             player = new["players"][-1]
-            text = f"{player['name']} joins the table" + ("" if phone else " (no phone; the host plays for them)")
-            return new, text, {"pid": pid, "_seats": [{"player_id": pid, "token_hash": token_hash(token)}]}
+            joined = event("join", player=pid, name=player["name"]) if phone else \
+                event("join_phoneless", player=pid, name=player["name"])
+            return new, joined, {"pid": pid, "_seats": [{"player_id": pid, "token_hash": token_hash(token)}]}
 
         new, extra = self._commit(code, change, kind="join", actor=actor, action={
             "type": "join", "name": name if isinstance(name, str) else None,
@@ -339,9 +369,12 @@ class Store:
         return new, extra["pid"], token
 
     def undo(self, code: str, actor: Actor) -> dict:
+        return self.undo_event(code, actor)[0]
+
+    def undo_event(self, code: str, actor: Actor) -> tuple[dict, dict]:
         """Take back the latest change that is not itself undone (a strict stack)."""
         if not actor.seated:
-            raise Forbidden("Join the game first.")
+            raise Forbidden(N_("Join the game first."))
 
         def change(state: dict, session: Session):
             last = session.exec(select(Event).join(Game, Event.game_id == Game.id)
@@ -349,17 +382,28 @@ class Store:
                                        Event.undone == False)  # noqa: E712
                                 .order_by(Event.id.desc())).first()
             if last is None:
-                raise engine.BadAction("There is nothing to undo.")
+                raise engine.BadAction(N_("There is nothing to undo."))
             if not actor.host and last.actor_player != actor.player:
-                raise Forbidden("Only the player who made the last change, or the host, can undo it.")
+                raise Forbidden(N_("Only the player who made the last change, or the host, can undo it."))
             restored = restore(state, json.loads(last.state_before))
             # An undone join takes its seat row, and so its token, with it.
             present = {p["id"] for p in restored["players"]}
             drop = [p["id"] for p in state["players"] if p["id"] not in present] if last.kind == "join" else []
-            return restored, f"Undo: {last.text}", {"_undo": last.id, "_drop_seats": drop}
+            undone = json.loads(last.data) if last.data else {"kind": "note", "text": last.text}
+            return restored, event("undo", undone=undone), {"_undo": last.id, "_drop_seats": drop}
 
-        new, _ = self._commit(code, change, kind="undo", actor=actor, action={"type": "undo"})
-        return new
+        new, extra = self._commit(code, change, kind="undo", actor=actor, action={"type": "undo"})
+        return new, extra["event"]
+
+
+def _add_missing_columns(engine) -> None:
+    """Bring a database made by an older version up to date (additive changes only)."""
+    from sqlalchemy import inspect, text
+
+    have = {c["name"] for c in inspect(engine).get_columns("event")}
+    if "data" not in have:
+        with engine.begin() as connection:
+            connection.execute(text("ALTER TABLE event ADD COLUMN data TEXT"))
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:

@@ -1,29 +1,39 @@
 """What the engine raises when it will not apply an action.
 
-The engine raises these with a rule id only; the sentence and the citation for the game's
-edition come from the rules base (``companion.engine.rulebook.explain``), so every refusal
-reads the same on a phone, in the JSON API and in the arbiter.
+Each error carries what to say as data (a said: an English msgid and its parameters, see
+``words.py``), so the web layer can say it in the asker's language; ``message`` is the English
+rendering, for logs and tests. A ``RuleViolation`` names a rule id of the rules base: the
+rule's sentence and the citation for the game's edition come from there
+(``companion.engine.rulebook``), so a refusal reads the same on a phone, in the JSON API and in
+the arbiter. ``status`` is the HTTP status, kept here so the web layer maps errors in one place.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
+from .words import N_, render, said
+
+
+def _said(message: str | dict, params: dict) -> dict:
+    return message if isinstance(message, dict) else said(message, **params)
+
 
 class EngineError(Exception):
-    """Base class: the action was not applied and the state is unchanged.
-
-    ``status`` is the HTTP status the web layer answers with (one mapping, kept here).
-    """
+    """Base class: the action was not applied and the state is unchanged."""
 
     status = 400
     message: str = ""
+    said: dict | None = None
 
 
 class BadAction(EngineError):
     """The action is malformed: unknown type, missing or ill-typed field (HTTP 400)."""
 
-    def __init__(self, message: str):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | dict, **params: Any):
+        self.said = _said(message, params)
+        self.message = render(self.said)
+        super().__init__(self.message)
 
 
 class Forbidden(EngineError):
@@ -31,39 +41,48 @@ class Forbidden(EngineError):
 
     status = 403
 
-    def __init__(self, message: str = "That seat is not yours."):
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str | dict = N_("That seat is not yours."), **params: Any):
+        self.said = _said(message, params)
+        self.message = render(self.said)
+        super().__init__(self.message)
 
 
 class RuleViolation(EngineError):
     """The rules forbid the action (HTTP 422).
 
-    ``rule`` is a rule id of the rules base; ``detail`` says what in this game broke it
-    ("Ann already has two races"). ``message`` and ``citation`` are filled in for the game's
-    edition by ``rulebook.explain`` before the refusal leaves the engine.
+    ``rule`` is a rule id of the rules base; ``detail`` says what in this game broke it, as a
+    msgid with ``params`` ("%(name)s already has two races"). ``message`` (English) and
+    ``citation`` are filled in for the game's edition by ``rulebook.fill`` before the refusal
+    leaves the engine; ``edition`` is kept so the web layer can say it in another language.
     """
 
     status = 422
 
-    def __init__(self, rule: str, detail: str | None = None):
-        super().__init__(f"{rule}: {detail or ''}")
+    def __init__(self, rule: str, detail: str | dict | None = None, **params: Any):
         self.rule = rule
-        self.detail = detail
+        self.detail_said = _said(detail, params) if detail is not None else None
+        self.detail = render(self.detail_said) if self.detail_said else None
+        self.said = self.detail_said
         self.message: str | None = None
         self.citation: str | None = None
+        self.edition: str | None = None
+        super().__init__(f"{rule}: {self.detail or ''}")
+
+    @property
+    def params(self) -> dict:
+        return {k: v for k, v in (self.detail_said or {}).items() if k != "said"}
 
     def as_dict(self) -> dict:
         return {"message": self.message or self.detail or self.rule, "rule": self.rule,
-                "citation": self.citation or "", "detail": self.detail}
+                "citation": self.citation or "", "detail": self.detail, "params": self.params}
 
 
 class TableLocked(Forbidden):
     """The host has locked the table against new joins (HTTP 403)."""
 
     def __init__(self):
-        super().__init__("This table is locked: the host is not letting anyone else join. "
-                         "Ask the host to unlock it.")
+        super().__init__(N_("This table is locked: the host is not letting anyone else join. "
+                            "Ask the host to unlock it."))
 
 
 class TooLarge(BadAction):

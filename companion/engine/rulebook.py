@@ -16,4 +16,5 @@ def fill(violation: RuleViolation, edition_id: str) -> RuleViolation:
     answer, citation = rulebase.explain(violation.rule, edition_id)
     violation.message = f"{answer} ({violation.detail})" if violation.detail else answer
     violation.citation = citation
+    violation.edition = edition_id
     return violation

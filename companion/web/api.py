@@ -6,10 +6,12 @@ from flask import Blueprint, jsonify, request
 
 from companion import engine
 from companion.engine import Actor, BadAction, Forbidden
+from companion.engine.words import N_
 
 from .common import bearer_token, join_url, normal_code, read_json_object, store
 from .limits import create_limit, join_limit, limiter
 from .live import event_stream
+from .words import localized_log, with_text
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -19,7 +21,9 @@ def _json_body() -> dict:
 
 
 def public(state: dict) -> dict:
-    return engine.public_state(state)
+    out = engine.public_state(state)
+    out["log"] = localized_log(out.get("log", []))
+    return out
 
 
 @bp.post("/games")
@@ -41,10 +45,11 @@ def join_game(code):
     actor = store().actor_for(code, bearer_token())
     phone = data.get("phone", True)
     if phone is False and not actor.host:
-        raise Forbidden("Only the host adds a player who has no phone.")
+        raise Forbidden(N_("Only the host adds a player who has no phone."))
     state, pid, token = store().join(code, data.get("name"), data.get("sex"), phone=phone is not False,
                                      actor=actor)
-    return jsonify({"player_id": pid, "token": token, "state": public(state)}), 201
+    return jsonify({"player_id": pid, "token": token, "state": public(state),
+                    "event": with_text(state["log"][-1].get("event"))}), 201
 
 
 @bp.get("/games/<code>")
@@ -59,8 +64,8 @@ def post_action(code):
     actor = store().actor_for(code, bearer_token())
     if not actor.seated:
         raise Forbidden("Send your seat token (Authorization: Bearer ...) to act in this game.")
-    state = store().apply(code, action, actor)
-    return jsonify({"state": public(state)})
+    state, happened = store().apply_event(code, action, actor)
+    return jsonify({"state": public(state), "event": with_text(happened)})
 
 
 @bp.post("/games/<code>/check")
@@ -83,12 +88,17 @@ def check_action(code):
 def undo(code):
     code = normal_code(code)
     actor = store().actor_for(code, bearer_token())
-    return jsonify({"state": public(store().undo(code, actor))})
+    state, happened = store().undo_event(code, actor)
+    return jsonify({"state": public(state), "event": with_text(happened)})
 
 
 @bp.get("/games/<code>/history")
 def history(code):
-    return jsonify({"events": store().history(normal_code(code))})
+    events = store().history(normal_code(code))
+    for entry in events:
+        entry["event"] = with_text(entry["event"])
+        entry["text"] = entry["event"]["text"]
+    return jsonify({"events": events})
 
 
 @bp.get("/games/<code>/events")

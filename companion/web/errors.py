@@ -13,24 +13,27 @@ import logging
 import uuid
 
 from flask import Flask, jsonify, make_response, render_template, request
+from flask_babel import gettext
 from werkzeug.exceptions import HTTPException
 
 from companion.engine import EngineError, RuleViolation
+from companion.engine.words import N_
 from companion.store import NotFound, StoreError
 
 from .limits import count_unknown_code
+from .words import error_message, text
 
 log = logging.getLogger("companion.errors")
 
 HTTP_MESSAGES = {
-    400: "The request is not one this server understands.",
-    401: "Sign in first.",
-    403: "That is not allowed from this phone.",
-    404: "There is nothing at this address.",
-    405: "That method is not allowed here.",
-    413: "That request is too large.",
-    415: "Send the request body as JSON.",
-    429: "Too many requests from this address; wait a little and try again.",
+    400: N_("The request is not one this server understands."),
+    401: N_("Sign in first."),
+    403: N_("That is not allowed from this phone."),
+    404: N_("There is nothing at this address."),
+    405: N_("That method is not allowed here."),
+    413: N_("That request is too large."),
+    415: N_("Send the request body as JSON."),
+    429: N_("Too many requests from this address; wait a little and try again."),
 }
 
 
@@ -45,9 +48,11 @@ def is_htmx() -> bool:
 def describe(exc: BaseException) -> tuple[int, dict, int | None]:
     """(HTTP status, the error object, seconds for Retry-After or None)."""
     if isinstance(exc, RuleViolation):
-        return exc.status, exc.as_dict(), None
-    if isinstance(exc, (EngineError, StoreError)):
-        return exc.status, {"message": exc.message}, getattr(exc, "retry_after", None)
+        return exc.status, {**exc.as_dict(), "message": error_message(exc)}, None
+    if isinstance(exc, EngineError):
+        return exc.status, {"message": error_message(exc)}, None
+    if isinstance(exc, StoreError):
+        return exc.status, {"message": text(exc.said)}, exc.retry_after
     if isinstance(exc, HTTPException):
         status = exc.code or 500
         retry = None
@@ -55,16 +60,16 @@ def describe(exc: BaseException) -> tuple[int, dict, int | None]:
             retry = _retry_after_of(exc)
             message = HTTP_MESSAGES[429]
         elif status == 400 and wants_json():
-            message = "The request body must be a JSON object."
+            message = N_("The request body must be a JSON object.")
         else:
             message = HTTP_MESSAGES.get(status) or exc.description or exc.name
-        return status, {"message": message}, retry
+        return status, {"message": gettext(message)}, retry
     if isinstance(exc, RecursionError):
-        return 400, {"message": "The request is nested too deeply."}, None
+        return 400, {"message": gettext("The request is nested too deeply.")}, None
     incident = uuid.uuid4().hex[:12]
     log.error("incident %s on %s %s", incident, request.method, request.path, exc_info=exc)
-    return 500, {"message": f"Something went wrong on the server (incident {incident}). "
-                            "Nothing was changed; tell whoever runs the server.",
+    return 500, {"message": gettext("Something went wrong on the server (incident %(incident)s). "
+                                    "Nothing was changed; tell whoever runs the server.", incident=incident),
                  "incident": incident}, None
 
 

@@ -17,6 +17,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 
+from companion.engine.words import N_
 from companion.store import StoreError
 
 DEFAULTS = {
@@ -39,8 +40,8 @@ class TooManyGuesses(StoreError):
     status = 429
 
     def __init__(self, retry_after: int):
-        super().__init__("Too many unknown game codes from this address. Check the code with "
-                         f"the host and try again in {retry_after} seconds.")
+        super().__init__(N_("Too many unknown game codes from this address. Check the code with "
+                            "the host and try again in %(seconds)s seconds."), seconds=retry_after)
         self.retry_after = retry_after
 
 

@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import functools
 
-from flask import (Blueprint, abort, make_response, redirect, render_template,
+from flask import (Blueprint, g, make_response, redirect, render_template,
                    request, url_for)
 
 from flask_babel import gettext
 
 from companion import engine
-from companion.engine import Actor, BadAction, Forbidden, RuleViolation
+from companion.engine import Actor, EngineError, Forbidden
 from companion.engine.editions import EDITIONS
-from companion.store import Busy, NotFound
+from companion.engine.words import N_
 
+from .limits import create_limit, join_limit, limiter
 from .common import action_from_form, join_url, normal_code, qr_svg, store
+from .words import error_message
 
 bp = Blueprint("pages", __name__)
 
@@ -24,18 +26,22 @@ YEAR = 365 * 24 * 3600
 
 
 def _cookie(response, name: str, value: str) -> None:
+    from .security import cookies_secure
+
     response.set_cookie(name, value, max_age=YEAR, httponly=True, samesite="Lax",
-                        secure=request.is_secure)
+                        secure=cookies_secure())
 
 
 def _actor(code: str) -> tuple[Actor, int | None]:
-    """The host cookie acts as host; the seat cookie is the phone's own player."""
-    the_store = store()
-    seat = the_store.actor_for(code, request.cookies.get(f"seat_{code}"))
-    host = the_store.actor_for(code, request.cookies.get(f"host_{code}"))
-    if host.host:
-        return Actor(host=True), seat.player
-    return seat, seat.player
+    """The host cookie acts as host; the seat cookie is the phone's own player. Loaded once
+    per request and kept on ``g`` (flaskr's ``g.user`` habit)."""
+    if g.get("actor_code") != code:
+        the_store = store()
+        seat = the_store.actor_for(code, request.cookies.get(f"seat_{code}"))
+        host = the_store.actor_for(code, request.cookies.get(f"host_{code}"))
+        g.actor_code = code
+        g.actor = (Actor(host=True), seat.player) if host.host else (seat, seat.player)
+    return g.actor
 
 
 def _is_htmx() -> bool:
@@ -47,12 +53,6 @@ def _vary(response):
     return response
 
 
-@bp.errorhandler(NotFound)
-def _no_game(exc):
-    return render_template("error.html", message=f"There is no game {exc.args[0]}. Check the code.",
-                           status=404), 404
-
-
 @bp.get("/")
 def home():
     last = request.cookies.get("last_game")
@@ -60,12 +60,10 @@ def home():
 
 
 @bp.post("/games")
+@limiter.shared_limit(create_limit, scope="create-game")
 def create_game():
     edition = request.form.get("edition", "classic")
-    try:
-        state, host_token = store().create_game(edition)
-    except BadAction as exc:
-        return render_template("error.html", message=exc.message, status=400), 400
+    state, host_token = store().create_game(edition)
     code = state["code"]
     response = redirect(url_for("pages.host", code=code), 303)
     _cookie(response, f"host_{code}", host_token)
@@ -93,6 +91,7 @@ def host(code):
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])
+@limiter.shared_limit(join_limit, scope="join-game", methods=["POST"])
 def join(code):
     code = normal_code(code)
     the_store = store()
@@ -105,11 +104,9 @@ def join(code):
     name, sex = request.form.get("name"), request.form.get("sex")
     try:
         new, pid, token = the_store.join(code, name, sex, actor=actor)
-    except RuleViolation as exc:
-        return render_template("join.html", state=state, error=exc.message, citation=exc.citation,
-                               rule=exc.rule, name=name), 422
-    except BadAction as exc:
-        return render_template("join.html", state=state, error=exc.message, name=name), 400
+    except EngineError as exc:  # the form again, with what was wrong (a locked table too)
+        return render_template("join.html", state=state, error=error_message(exc), name=name,
+                               citation=getattr(exc, "citation", None), rule=getattr(exc, "rule", None)), exc.status
     response = redirect(url_for("pages.game", code=code), 303)
     _cookie(response, f"seat_{code}", token)
     _cookie(response, "last_game", code)
@@ -122,13 +119,8 @@ def add_player(code):
     code = normal_code(code)
     actor, _ = _actor(code)
     if not actor.host:
-        abort(403)
-    try:
-        store().join(code, request.form.get("name"), request.form.get("sex"), phone=False, actor=actor)
-    except RuleViolation as exc:
-        return _notice(code, exc.message, status=422, rule=exc.rule, citation=exc.citation)
-    except BadAction as exc:
-        return _notice(code, exc.message, status=400)
+        raise Forbidden(N_("Only the host adds a player who has no phone."))
+    store().join(code, request.form.get("name"), request.form.get("sex"), phone=False, actor=actor)
     return redirect(_local(request.form.get("next")) or url_for("pages.host", code=code), 303)
 
 
@@ -187,21 +179,11 @@ def table(code):
     return _vary(make_response(render_template("table.html", state=state)))
 
 
-def _notice(code: str, message: str, *, status: int, rule: str | None = None,
-            citation: str | None = None):
-    if _is_htmx():
-        response = make_response(render_template("_notice.html", message=message, rule=rule,
-                                                 citation=citation), status)
-        response.headers["HX-Retarget"] = "#notice"
-        response.headers["HX-Reswap"] = "innerHTML"
-        return response
-    return make_response(render_template("error.html", message=message, rule=rule,
-                                         citation=citation, status=status, code=code), status)
-
-
 def _local(url: str | None) -> str | None:
     """Only same-site paths are followed after a form post (no open redirects)."""
-    return url if url and url.startswith("/") and not url.startswith("//") else None
+    from .security import safe_next
+
+    return safe_next(url)
 
 
 def _after_change(code: str):
@@ -219,15 +201,8 @@ def _after_change(code: str):
 def act(code):
     code = normal_code(code)
     actor, _ = _actor(code)
-    action = action_from_form(request.form)
-    try:
-        store().apply(code, action, actor)
-    except RuleViolation as exc:
-        return _notice(code, exc.message, status=422, rule=exc.rule, citation=exc.citation)
-    except (BadAction, Forbidden) as exc:
-        return _notice(code, exc.message, status=403 if isinstance(exc, Forbidden) else 400)
-    except Busy as exc:
-        return _notice(code, str(exc), status=503)
+    # A refusal becomes a notice in place (htmx) or the error page, in companion/web/errors.py.
+    store().apply(code, action_from_form(request.form), actor)
     return _after_change(code)
 
 
@@ -235,10 +210,7 @@ def act(code):
 def undo(code):
     code = normal_code(code)
     actor, _ = _actor(code)
-    try:
-        store().undo(code, actor)
-    except (BadAction, Forbidden) as exc:
-        return _notice(code, exc.message, status=400 if isinstance(exc, BadAction) else 403)
+    store().undo(code, actor)
     return _after_change(code)
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import random
 
 import pytest
@@ -28,10 +29,12 @@ class Game:
         return line
 
     def refused(self, who, **action) -> RuleViolation:
-        before = self.state
+        # A deep snapshot, compared by value: apply must not have changed the caller's state
+        # in place (comparing identity could never fail, since a refusal reassigns nothing).
+        before = copy.deepcopy(self.state)
         with pytest.raises(RuleViolation) as caught:
             self(who, **action)
-        assert self.state is before
+        assert self.state == before
         return caught.value
 
     def p(self, name):

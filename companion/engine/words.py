@@ -1,0 +1,89 @@
+"""The engine says things as data; words are made at read time, in the reader's language.
+
+Everything a player reads that the engine decides (a history line, why a rule said no, why an
+item does not count, a bribe's reason) leaves the engine as a **said**: a JSON object
+``{"said": MSGID, **params}``. ``MSGID`` is the English sentence with ``%(name)s``
+placeholders; it is the gettext key, marked with ``N_`` so ``pybabel extract`` finds it.
+Params are plain values, card names (facts, never translated), other saids, or lists of saids.
+
+An **event** is what an accepted action did: ``{"kind": KIND, **params}``. Each kind's sentence
+is registered once, next to the reducer that emits it (``EVENT_WORDS``); composite events put
+their optional parts in ``parts``, a list of saids.
+
+``render(value, gettext)`` turns any of these into text with the given translation function;
+the web layer passes flask-babel's ``gettext`` (the asker's language), tests pass ``english``.
+Events written before this format carry their English ``text`` and render as that.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+Gettext = Callable[[str], str]
+
+EVENT_WORDS: dict[str, str] = {}
+
+
+def N_(msgid: str) -> str:
+    """Marks an English message for extraction; the engine stores it untranslated."""
+    return msgid
+
+
+def said(msgid: str, **params: Any) -> dict:
+    return {"said": msgid, **params}
+
+
+def event_words(kind: str, msgid: str) -> str:
+    """Register the sentence of an event kind (once, where the reducer is)."""
+    if EVENT_WORDS.get(kind, msgid) != msgid:
+        raise ValueError(f"event kind {kind!r} already has words")
+    EVENT_WORDS[kind] = msgid
+    return kind
+
+
+def event(kind: str, *parts: dict | None, **params: Any) -> dict:
+    """An event of a registered kind; ``parts`` are optional saids that follow its sentence."""
+    if kind not in EVENT_WORDS:
+        raise KeyError(f"event kind {kind!r} has no words: register it with event_words")
+    out = {"kind": kind, **params}
+    kept = [p for p in parts if p]
+    if kept:
+        out["parts"] = kept
+    return out
+
+
+def english(msgid: str) -> str:
+    return msgid
+
+
+def render(value: Any, gettext: Gettext = english) -> str:
+    """Text for a said, an event, a list of them, or a plain value, in ``gettext``'s language."""
+    if value is None:
+        return ""
+    if isinstance(value, list):
+        return "; ".join(t for t in (render(v, gettext) for v in value) if t)
+    if not isinstance(value, dict):
+        return str(value)
+    if "said" in value:
+        template, params = value["said"], value
+    elif "kind" in value and value["kind"] in EVENT_WORDS:
+        template, params = EVENT_WORDS[value["kind"]], value
+    elif "text" in value:  # an event stored before events were data
+        return str(value["text"])
+    else:
+        return str(value.get("kind", ""))
+    text = _fill(gettext(template), params, gettext)
+    if text is None:  # a translation that names a missing parameter: say it in English
+        text = _fill(template, params, gettext) or template
+    if "parts" in value and "said" not in value:
+        text = "; ".join([text] + [render(p, gettext) for p in value["parts"]])
+    return text
+
+
+def _fill(template: str, params: dict, gettext: Gettext) -> str | None:
+    values = {k: (render(v, gettext) if isinstance(v, (dict, list)) else v)
+              for k, v in params.items() if k not in ("said", "kind", "parts")}
+    try:
+        return template % values
+    except (KeyError, ValueError, TypeError):
+        return None

@@ -1,0 +1,60 @@
+"""Words for the asker: the engine's saids, events and refusals rendered with flask-babel in
+the language this request chose (``?lang=``, the ``lang`` cookie, else Accept-Language)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import get_locale, gettext
+
+from companion import rulebase
+from companion.engine import EngineError, RuleViolation
+from companion.engine.words import render
+
+
+def _translate(msgid: str) -> str:
+    return gettext(msgid) if msgid else msgid
+
+
+def lang() -> str:
+    return str(get_locale() or "en")
+
+
+def text(value: Any) -> str:
+    """A said, an event, a list of them, or a plain value, in the asker's language."""
+    return render(value, _translate)
+
+
+def error_message(exc: EngineError) -> str:
+    """What a refusal or a bad action says, in the asker's language."""
+    if isinstance(exc, RuleViolation):
+        answer = exc.message or exc.rule
+        if exc.edition:
+            answer, _citation = rulebase.explain(exc.rule, exc.edition)
+        detail = text(exc.detail_said) if exc.detail_said else ""
+        return f"{answer} ({detail})" if detail else answer
+    return text(exc.said) if exc.said else exc.message
+
+
+def with_text(event: dict | None) -> dict | None:
+    """An event as the API answers it: its data plus ``text`` in the asker's language."""
+    if event is None:
+        return None
+    return {**event, "text": text(event)}
+
+
+def localized_log(log: list[dict]) -> list[dict]:
+    """The state's log with each line's ``text`` in the asker's language."""
+    return [{**entry, "text": text(entry["event"]) if entry.get("event") else entry.get("text", "")}
+            for entry in log]
+
+
+def say(value: Any) -> str:
+    """The template filter: a log entry, history row, event, said or plain text, in words."""
+    if isinstance(value, dict) and isinstance(value.get("event"), dict):
+        return text(value["event"])
+    if isinstance(value, dict) and ("said" in value or "kind" in value):
+        return text(value)
+    if isinstance(value, dict):
+        return str(value.get("text", ""))
+    return text(value)
