@@ -8,6 +8,15 @@ Public API (see docs/ENGINE.md "Cards" for the card dict):
 - ``resolve_card(spec, house_cards=()) -> dict``: catalog id, house id or inline dict -> a copy;
   raises ``companion.engine.errors.BadAction``
 - ``export_cards(cards) -> str`` / ``import_cards(text) -> list[dict]``: house cards as a file
+- ``localized_card(card, lang) -> dict``: a copy with its summary (and Bad Stuff line) in
+  ``lang`` when ``cards/translations/<lang>.json`` has them, plus ``lang`` and ``fallback``
+- ``load_card_translations(lang, directory=None, catalog=None) -> dict`` (validated; cached for
+  the default directory) and ``missing_card_translations(lang) -> list[str]``
+
+Card names stay as printed (they are facts); only our own words are translated. A translation
+file maps a catalog card id to ``{"summary": ..., "bad_stuff": ...}``, ``bad_stuff`` exactly
+when the English card has a Bad Stuff summary. An unknown id is an error; a missing id is not
+(that card falls back to English with ``"fallback": True``).
 """
 
 from __future__ import annotations
@@ -26,7 +35,8 @@ from companion.catalog.schema import SETS, slugify
 
 __all__ = [
     "Catalog", "CatalogError", "DEFAULT_DIR", "EXPORT_FORMAT", "export_cards", "import_cards",
-    "load_catalog", "resolve_card", "validate_card",
+    "load_card_translations", "load_catalog", "localized_card", "missing_card_translations",
+    "resolve_card", "validate_card",
 ]
 
 DEFAULT_DIR = Path(__file__).resolve().parents[2] / "cards"
@@ -263,6 +273,107 @@ def load_catalog(directory: str | Path | None = None) -> Catalog:
                 _CACHE["default"] = _load(DEFAULT_DIR)
             return _CACHE["default"]
     return _load(Path(directory))
+
+
+SOURCE_LANG = "en"
+_TRANSLATIONS: dict[str, dict[str, dict]] = {}
+_TR_KEYS = frozenset({"summary", "bad_stuff"})
+
+
+def _normalize_lang(lang) -> str:
+    code = str(lang or "").strip().replace("-", "_").split("_")[0].lower()
+    return code if code.isascii() and code.isalpha() and 2 <= len(code) <= 3 else SOURCE_LANG
+
+
+def _bad_stuff_text(card: dict) -> str:
+    return ((card.get("bad_stuff") or {}).get("summary") or "").strip()
+
+
+def load_card_translations(lang: str, directory: str | Path | None = None,
+                           catalog: Catalog | None = None) -> dict[str, dict]:
+    """``<cards>/translations/<lang>.json`` validated against the catalog; {} without a file.
+
+    Raises ``CatalogError`` for an id the catalog lacks, an unknown key, an empty text, or a
+    ``bad_stuff`` given for a card with no Bad Stuff summary (or missing for one that has it).
+    The default directory's files are read once per language.
+    """
+    lang = _normalize_lang(lang)
+    default = directory is None
+    if default and lang in _TRANSLATIONS:
+        return _TRANSLATIONS[lang]
+    base = Path(directory) if directory is not None else DEFAULT_DIR / "translations"
+    path = base / f"{lang}.json"
+    where = f"translations/{path.name}"
+    data: dict = {}
+    if lang != SOURCE_LANG and path.is_file():
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except json.JSONDecodeError as exc:
+            raise CatalogError(f"{where}: not valid JSON (line {exc.lineno}, column {exc.colno}): "
+                               f"{exc.msg}", where=where) from None
+        if not isinstance(data, dict):
+            raise CatalogError(f"{where}: expected an object mapping card ids to texts",
+                               where=where)
+        catalog = catalog if catalog is not None else load_catalog()
+        for card_id, entry in data.items():
+            card = catalog.get(card_id)
+            if card is None:
+                raise CatalogError(f"{where}: card '{card_id}': no catalog card has this id",
+                                   where=where, card=card_id, field="id")
+            if not isinstance(entry, dict):
+                raise CatalogError(f"{where}: card '{card_id}': expected an object",
+                                   where=where, card=card_id)
+            extra = sorted(set(entry) - _TR_KEYS)
+            if extra:
+                raise CatalogError(f"{where}: card '{card_id}': field '{extra[0]}': unknown key "
+                                   "(a typo?)", where=where, card=card_id, field=extra[0])
+            for key in ("summary",) + (("bad_stuff",) if _bad_stuff_text(card) else ()):
+                value = entry.get(key)
+                if not isinstance(value, str) or not value.strip():
+                    raise CatalogError(f"{where}: card '{card_id}': field '{key}': must be a "
+                                       "non-empty text", where=where, card=card_id, field=key)
+            if "bad_stuff" in entry and not _bad_stuff_text(card):
+                raise CatalogError(f"{where}: card '{card_id}': field 'bad_stuff': the card has "
+                                   "no Bad Stuff summary", where=where, card=card_id,
+                                   field="bad_stuff")
+    if default:
+        with _LOCK:
+            _TRANSLATIONS.setdefault(lang, data)
+    return data
+
+
+def missing_card_translations(lang: str) -> list[str]:
+    """Catalog card ids (in catalog order) with no summary in ``lang`` yet."""
+    lang = _normalize_lang(lang)
+    if lang == SOURCE_LANG:
+        return []
+    have = load_card_translations(lang)
+    return [c["id"] for c in load_catalog().cards if c["id"] not in have]
+
+
+def localized_card(card: dict, lang) -> dict:
+    """A copy of ``card`` with its summary (and Bad Stuff summary) in ``lang`` if translated.
+
+    Adds ``"lang"``: the language of the texts returned, and ``"fallback"``: True when ``lang``
+    was asked for but the catalog card is only in English. A house card (or any card not in the
+    catalog) is in the table's own words: ``"lang": None`` and ``"fallback": False``.
+    """
+    out = copy.deepcopy(card)
+    want = _normalize_lang(lang)
+    card_id = card.get("id")
+    if not isinstance(card_id, str) or card.get("set") == "house" \
+            or card_id not in load_catalog():
+        out["lang"], out["fallback"] = None, False
+        return out
+    entry = load_card_translations(want).get(card_id) if want != SOURCE_LANG else None
+    if entry is None:
+        out["lang"], out["fallback"] = SOURCE_LANG, want != SOURCE_LANG
+        return out
+    out["summary"] = entry["summary"]
+    if "bad_stuff" in entry and isinstance(out.get("bad_stuff"), dict):
+        out["bad_stuff"]["summary"] = entry["bad_stuff"]
+    out["lang"], out["fallback"] = want, False
+    return out
 
 
 def _bad_action(message: str):

@@ -19,6 +19,14 @@ Public API::
     rulings_for_topic(topic) -> list[dict]
     ruling_for_edition(ruling_or_id, edition) -> dict      # copy + "citation", "applies"
     search(q, edition=None, limit=10) -> list[dict]       # best first
+    localized(ruling, lang) -> dict                        # copy + "lang", "fallback"
+    missing_translations(lang) -> list[str]               # rule ids without a text in lang
+
+Translations live in ``translations/<lang>.json``: an object mapping a rule id to
+``{"question", "answer", "reasoning", "keywords"?, "differs"?}`` in that language (``differs``
+exactly when the English ruling has one; ``keywords`` are what players of that language type,
+used by the search). An unknown id or a malformed entry raises ``RulebaseError``; a missing id
+is allowed (that ruling falls back to English, marked ``"fallback": True``).
 
 The files are read and validated once (cached); a malformed record raises ``RulebaseError``
 naming the file and the record. Callers get copies, so they may change what they receive.
@@ -33,6 +41,9 @@ from functools import lru_cache
 from pathlib import Path
 
 RULINGS_DIR = Path(__file__).resolve().parent / "rulings"
+TRANSLATIONS_DIR = Path(__file__).resolve().parent / "translations"
+#: the language the rulings are written in
+SOURCE_LANG = "en"
 
 #: edition id -> how citations name its rulebook (the same names as companion.engine.editions)
 BOOKS: dict[str, str] = {
@@ -170,6 +181,107 @@ def _rulings() -> tuple[dict, ...]:
     return tuple(load_rulings())
 
 
+# ------------------------------------------------------------------ translations
+
+_TEXT_KEYS = ("question", "answer", "reasoning")
+_TR_KEYS = frozenset(_TEXT_KEYS + ("keywords", "differs"))
+_LANG = re.compile(r"^[a-z]{2,3}$")
+
+
+def normalize_lang(lang) -> str:
+    """"ru", "ru_RU", "ru-RU" or a babel Locale -> "ru"; anything unusable -> "en"."""
+    code = str(lang or "").strip().replace("-", "_").split("_")[0].lower()
+    return code if _LANG.match(code) else SOURCE_LANG
+
+
+def load_translations(lang: str, directory: Path | str = TRANSLATIONS_DIR,
+                      rulings: list[dict] | tuple[dict, ...] | None = None) -> dict[str, dict]:
+    """Read and validate ``<directory>/<lang>.json`` (no caching); {} when there is no file.
+
+    Raises ``RulebaseError`` for an id no ruling has, an unknown key, an empty text, a
+    question without "?", or a ``differs`` present/absent where the English one is not.
+    """
+    path = Path(directory) / f"{lang}.json"
+    name = f"translations/{path.name}"
+    if not path.is_file():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise RulebaseError(f"{name}: not valid JSON ({exc})") from exc
+    if not isinstance(data, dict):
+        _fail(name, "expected a JSON object mapping rule ids to translated texts")
+    by_id = {r["id"]: r for r in (rulings if rulings is not None else _rulings())}
+    for rid, entry in data.items():
+        where = f"{name} (id {rid!r})"
+        if rid not in by_id:
+            _fail(where, "no ruling has this id")
+        if not isinstance(entry, dict):
+            _fail(where, f"expected an object, got {type(entry).__name__}")
+        missing = [k for k in _TEXT_KEYS if k not in entry]
+        if missing:
+            _fail(where, f"missing key(s) {', '.join(missing)}")
+        extra = sorted(set(entry) - _TR_KEYS)
+        if extra:
+            _fail(where, f"unknown key(s) {', '.join(extra)}")
+        for key in _TEXT_KEYS:
+            if not _nonempty_str(entry[key]):
+                _fail(where, f"{key} must be a non-empty string")
+        if not entry["question"].rstrip().endswith("?"):
+            _fail(where, "question must end with '?'")
+        if "keywords" in entry:
+            kw = entry["keywords"]
+            if not isinstance(kw, list) or not kw or not all(_nonempty_str(k) for k in kw):
+                _fail(where, "keywords must be a non-empty list of strings")
+        has_differs = by_id[rid]["differs"] is not None
+        if has_differs and not _nonempty_str(entry.get("differs")):
+            _fail(where, "the English ruling has a differs note: translate it too")
+        if not has_differs and "differs" in entry:
+            _fail(where, "differs given, but the English ruling has none")
+    return data
+
+
+@lru_cache(maxsize=16)
+def _translations(lang: str) -> dict[str, dict]:
+    if lang == SOURCE_LANG:
+        return {}
+    return load_translations(lang)
+
+
+def missing_translations(lang: str) -> list[str]:
+    """The rule ids (in file order) that have no text in ``lang`` yet."""
+    lang = normalize_lang(lang)
+    if lang == SOURCE_LANG:
+        return []
+    have = _translations(lang)
+    return [r["id"] for r in _rulings() if r["id"] not in have]
+
+
+def localized(ruling: dict, lang) -> dict:
+    """A copy of ``ruling`` with its texts in ``lang`` when a translation exists.
+
+    Adds ``"lang"``: the language of the texts actually returned, and ``"fallback"``: True when
+    ``lang`` was asked for but the ruling is only in English. ``question``, ``answer``,
+    ``reasoning``, ``differs`` and ``keywords`` are translated; ids, editions and citations
+    (rulebook names and sections) stay as they are.
+    """
+    out = copy.deepcopy(ruling)
+    want = normalize_lang(lang)
+    entry = _translations(want).get(ruling.get("id")) if want != SOURCE_LANG else None
+    if entry is None:
+        out["lang"] = SOURCE_LANG
+        out["fallback"] = want != SOURCE_LANG
+        return out
+    for key in _TEXT_KEYS + ("keywords",):
+        if key in entry:
+            out[key] = copy.deepcopy(entry[key])
+    if out.get("differs") is not None and "differs" in entry:
+        out["differs"] = entry["differs"]
+    out["lang"] = want
+    out["fallback"] = False
+    return out
+
+
 @lru_cache(maxsize=1)
 def _by_id() -> dict[str, dict]:
     return {r["id"]: r for r in _rulings()}
@@ -179,6 +291,7 @@ def reload() -> None:
     """Forget the cached rulings (after editing the files in a running process)."""
     _rulings.cache_clear()
     _by_id.cache_clear()
+    _translations.cache_clear()
     _search_mod._index.cache_clear()
 
 
@@ -237,12 +350,20 @@ def ruling_for_edition(ruling: dict | str, edition: str | None) -> dict:
     return out
 
 
-def explain(rule_id: str, edition: str | None = None) -> tuple[str, str]:
-    """(answer sentence, citation for ``edition``) of a rule id; KeyError if unknown."""
+def explain(rule_id: str, edition: str | None = None, lang: str = SOURCE_LANG) -> tuple[str, str]:
+    """(answer sentence, citation for ``edition``) of a rule id; KeyError if unknown.
+
+    The answer is in ``lang`` when the ruling has a translation there, else in English; the
+    citation names the rulebook and its section as printed.
+    """
     rec = _by_id().get(rule_id)
     if rec is None:
         raise KeyError(rule_id)
-    return rec["answer"], citation_for(rec, edition)
+    answer = rec["answer"]
+    want = normalize_lang(lang)
+    if want != SOURCE_LANG:
+        answer = _translations(want).get(rule_id, {}).get("answer", answer)
+    return answer, citation_for(rec, edition)
 
 
 def applies(ruling: dict | str, edition: str) -> bool:
@@ -267,7 +388,8 @@ def search(q: str, edition: str | None = None, limit: int = 10) -> list[dict]:
     return _search_mod.search(q, edition=edition, limit=limit)
 
 
-__all__ = ["BOOKS", "EDITION_IDS", "RulebaseError", "all_rulings", "applies", "citation_for",
-           "explain", "get_ruling", "load_rulings", "reload", "ruling_for_edition",
-           "rulings_for_topic", "search", "UNSEEN_SECTIONS",
+__all__ = ["BOOKS", "EDITION_IDS", "RulebaseError", "SOURCE_LANG", "all_rulings", "applies",
+           "citation_for", "explain", "get_ruling", "load_rulings", "load_translations",
+           "localized", "missing_translations", "normalize_lang", "reload",
+           "ruling_for_edition", "rulings_for_topic", "search", "UNSEEN_SECTIONS",
            "topics", "validate_record"]

@@ -17,6 +17,12 @@ land. Scores are BM25-like per token, plus a bonus for query word pairs that app
 side in a ruling's question or keywords. With an edition, rulings stated in its rulebook get a
 boost and the others a light penalty (they still show: a table may want to know what another
 edition says). A query takes well under a millisecond on ~120 rulings.
+
+A question written mostly in Cyrillic is searched in Russian instead: against a second index
+built the same way from the Russian texts and keywords (``translations/ru.json``; a ruling not
+translated yet is indexed by its English words), with a Russian tokenizer (``ru_tokens``: stop
+words, number words, a few set phrases and word families mapped to one token, a light ending
+stripper). The English index and its scores are unchanged.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from . import _rulings
+from . import _rulings, _translations
 
 # ------------------------------------------------------------------ text normalization
 
@@ -277,6 +283,153 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+# ------------------------------------------------------------------ Russian questions
+
+_CYRILLIC_RE = re.compile(r"[а-яё]")
+_LATIN_RE = re.compile(r"[a-z]")
+_RU_TOKEN_RE = re.compile(r"[a-zа-я0-9]+")
+
+
+def query_lang(q: str) -> str:
+    """"ru" when ``q`` has more Cyrillic than Latin letters, else "en"."""
+    low = q.lower()
+    return "ru" if len(_CYRILLIC_RE.findall(low)) > len(_LATIN_RE.findall(low)) else "en"
+
+
+# set phrases -> one token (matched on the lower-cased text, with е for ё)
+_RU_PHRASES: tuple[tuple[re.Pattern, str], ...] = tuple((re.compile(p), r) for p, r in (
+    (r"получи[\s-]+уровень", " получиуровень "),
+    (r"без\s+цен[аыу]?\b", " безцены "),
+    (r"бродяч\w*\s+твар\w*", " бродячаятварь "),
+    (r"супер[\s-]*манчкин\w*", " суперманчкин "),
+    (r"полу[\s-]*кровк\w*", " полукровка "),
+    (r"(\d+)\s*-?\s*(?:го|й|ый|ого|ом)\b", r" \1 "),  # "10-й уровень" -> 10
+))
+
+_RU_NUMBERS: dict[str, str] = {
+    word: digit for digit, words in {
+        "0": "ноль нуль нулевой нулевого нулевом",
+        "1": "один одна одно одного одну одной первый первого первом первым единица",
+        "2": "два две двух двум двумя второй второго вторую двое оба обе обоих пара пару",
+        "3": "три трех трем третий третьего третья трое",
+        "4": "четыре четырех четвертый",
+        "5": "пять пяти пятый пятерка",
+        "6": "шесть шести шестой шестерка",
+        "10": "десять десяти десятый десятого десятом десятку",
+    }.items() for word in words.split()}
+
+# short forms the ending stripper cannot reach
+_RU_WORDS = {w: "бой" for w in "бой боя бою боем бои боев боях боям".split()}
+
+_RU_STOP = frozenset("""
+и в во не что он на я с со как а то все она так его но да ты к у же вы за бы по только ее
+мне было вот от меня еще нет о из ему теперь когда даже ну ли если уже или ни быть был него
+до вас нибудь опять уж вам ведь там потом себя ей может они тут где есть надо ней для мы тебя
+их чем была сам чтоб чего тоже себе будет ж тогда кто этот того потому этого какой какая
+какие какую совсем ним здесь этом почти мой тем чтобы нее сейчас были куда зачем всех никогда
+можно при наконец хоть эти нас про всего них разве эту моя впрочем хорошо свою этой иногда
+лучше чуть том нельзя такой им всегда конечно всю ваш ваша ваши вашу мои мою моего свой своя
+свои своего своей это вообще типа короче плиз пожалуйста разрешено разрешается бывает могу
+можем могут мочь нужно ага го ый ой ом
+""".split())
+
+# word families -> one token (the longest matching prefix wins); slang included
+_RU_FAMILIES: dict[str, str] = {}
+
+
+def _fam(canonical: str, *prefixes: str) -> None:
+    for pre in prefixes:
+        _RU_FAMILIES[pre] = canonical
+
+
+_fam("смывка", "смыв", "смыт", "смыл", "смоет", "смою", "смое", "убеж", "убег", "сбеж", "сбег",
+     "бегств", "удрат", "удра", "свалит")
+_fam("уровень", "уров", "лвл", "левел")
+_fam("шмотка", "шмот", "барахл", "снаряж", "вещ", "предмет", "экипир")
+_fam("помощь", "помо", "помог", "помощ", "подмог", "помоч")
+_fam("проклятие", "прокл", "порч")
+_fam("сокровище", "сокров", "добыч", "лут")
+_fam("дракон", "дракон")
+_fam("бой", "драт", "драк", "дерет", "дерус", "дерут", "дерем", "сраж", "битв", "схватк",
+     "бьет", "бьют", "бить")
+_fam("смерть", "смерт", "умер", "умир", "погиб", "мертв", "мерт", "труп", "сдох", "помер")
+_fam("убить", "убит", "убил", "убий", "убива", "убьет", "убью", "завал", "замоч")
+_fam("продать", "прода", "продаж", "продав", "купит", "покуп", "куплю")
+_fam("голд", "голд", "золот", "деньг", "денег", "монет", "цена", "цену", "цены", "стоим",
+     "стоит", "стоят")
+_fam("обмен", "обмен", "меня", "поменя", "обменя")
+_fam("сброс", "сбро", "сбра", "выброс", "выбра", "выкин", "выкид")
+_fam("взятка", "взятк", "подкуп", "плати", "плат", "заплат", "награ", "сделк", "уговор")
+_fam("головняк", "головняк", "шлем", "шапк", "шляп", "каск")
+_fam("броник", "броник", "брон", "доспех", "кольчуг")
+_fam("обувка", "обувк", "обув", "ботин", "сапог", "тапк", "туфл", "сандал")
+_fam("победа", "побед", "выигр", "выйгр")
+_fam("ничья", "ничь", "вничью", "поровну", "равн")
+_fam("класс", "класс", "клуб")
+_fam("кража", "краж", "краст", "крад", "укра", "своров", "воров")
+_fam("карта", "карт")
+_fam("спор", "спор", "поспор", "разноглас", "ссор", "ругаем")
+_fam("монстр", "монстр", "моб", "тварь", "твар", "чудовищ", "враг")
+_fam("игрок", "игрок", "друг", "соперник", "противник", "товарищ")
+_fam("рука", "рук")
+_fam("ход", "ход")
+_fam("союзник", "союзн", "спутник")
+_fam("напарник", "напарн")
+_fam("эльф", "эльф")
+_fam("дварф", "дварф", "гном")
+_fam("хафлинг", "хафлинг", "халфлинг", "хоббит")
+_fam("большая", "больш", "огромн", "тяжел", "крупн")
+_fam("разовая", "разов", "одноразов", "зель")
+
+_RU_FAMILY_PREFIXES = tuple(sorted(_RU_FAMILIES, key=len, reverse=True))
+
+# inflection endings, longest first; a stem keeps at least 3 letters
+_RU_ENDINGS = tuple(sorted(set("""
+иями ями ами иях ях ах ов ев ей ой ий ый ая яя ое ее ые ие ую юю ом ем им ым их ых ого его
+ому ему ыми ими ешь ишь ет ит ут ют ат ят ете ите ать ять ить еть уть ыть ла ло ли ал ял ил
+ел ул ость ости ание ания ение ения ка ки ку ке кой а я о е ы и у ю ь й ает яет ают яют
+ала ало али ила ило или ела ели ует уют ывать ивать
+""".split()), key=len, reverse=True))
+
+
+def _ru_stem(word: str) -> str:
+    if len(word) > 5 and word.endswith(("ся", "сь")):
+        word = word[:-2]
+    for end in _RU_ENDINGS:
+        if word.endswith(end) and len(word) - len(end) >= 3:
+            return word[:-len(end)]
+    return word
+
+
+@lru_cache(maxsize=8192)
+def _ru_canon(word: str) -> str:
+    if word in _RU_NUMBERS:
+        return _RU_NUMBERS[word]
+    if word in _RU_WORDS:
+        return _RU_WORDS[word]
+    for pre in _RU_FAMILY_PREFIXES:
+        if word.startswith(pre):
+            return _RU_FAMILIES[pre]
+    return _ru_stem(word)
+
+
+def ru_tokens(text: str) -> list[str]:
+    """Canonical tokens of a Russian ``text``; Latin words in it go through ``tokens``."""
+    text = text.lower().replace("ё", "е").replace("\u2019", "'").replace("'", "")
+    text = re.sub(r"(?<=\d)[ ,.](?=\d{3})", "", text)  # 1 000 -> 1000
+    for pattern, rep in _RU_PHRASES:
+        text = pattern.sub(rep, text)
+    out: list[str] = []
+    for w in _RU_TOKEN_RE.findall(text):
+        if _LATIN_RE.match(w):
+            out.extend(tokens(w))
+        elif w.isdigit():
+            out.append(w)
+        elif len(w) >= 2 and w not in _RU_STOP:
+            out.append(_ru_canon(w))
+    return out
+
+
 # ------------------------------------------------------------------ the index
 
 _FIELD_WEIGHTS = {"question": 3.0, "keywords": 3.0, "name": 2.0, "answer": 1.5,
@@ -305,19 +458,37 @@ def _pairs(toks: list[str]) -> set[tuple[str, str]]:
     return {(a, b) for a, b in zip(toks, toks[1:]) if a != b}
 
 
-@lru_cache(maxsize=1)
-def _index() -> _Index:
+def _fields_en(rec: dict) -> dict[str, list[list[str]]]:
+    return {
+        "question": [tokens(rec["question"])],
+        "keywords": [tokens(k) for k in rec["keywords"]],
+        "name": [tokens(rec["id"].replace("-", " ") + " " + rec["topic"].replace("-", " "))],
+        "answer": [tokens(rec["answer"])],
+        "reasoning": [tokens(rec["reasoning"])],
+        "differs": [tokens(rec["differs"] or "")],
+    }
+
+
+def _fields_ru(rec: dict) -> dict[str, list[list[str]]]:
+    tr = _translations("ru").get(rec["id"])
+    src, tok = (rec, tokens) if tr is None else ({**rec, **tr}, ru_tokens)  # untranslated: English
+    return {
+        "question": [tok(src["question"])],
+        "keywords": [tok(k) for k in src["keywords"]],
+        "name": [],
+        "answer": [tok(src["answer"])],
+        "reasoning": [tok(src["reasoning"])],
+        "differs": [tok(src.get("differs") or "")],
+    }
+
+
+@lru_cache(maxsize=4)
+def _index(lang: str = "en") -> _Index:
     docs: list[_Doc] = []
     df: Counter[str] = Counter()
+    fields_of = _fields_ru if lang == "ru" else _fields_en
     for rec in _rulings():
-        fields = {
-            "question": [tokens(rec["question"])],
-            "keywords": [tokens(k) for k in rec["keywords"]],
-            "name": [tokens(rec["id"].replace("-", " ") + " " + rec["topic"].replace("-", " "))],
-            "answer": [tokens(rec["answer"])],
-            "reasoning": [tokens(rec["reasoning"])],
-            "differs": [tokens(rec["differs"] or "")],
-        }
+        fields = fields_of(rec)
         tf: Counter[str] = Counter()
         length = 0.0
         for field, lists in fields.items():
@@ -335,16 +506,16 @@ def _index() -> _Index:
     n = len(docs)
     idf = {t: math.log(1 + (n - c + 0.5) / (c + 0.5)) for t, c in df.items()}
     avglen = sum(d.length for d in docs) / max(n, 1)
-    vocab = sorted(set(df) | set(_SYNONYMS))
+    vocab = sorted(set(df) | set(_SYNONYMS)) if lang == "en" else sorted(df)
     return _Index(docs, idf, avglen, vocab)
 
 
 @lru_cache(maxsize=4096)
-def _fuzzy(token: str) -> tuple[str, float] | None:
+def _fuzzy(token: str, lang: str = "en") -> tuple[str, float] | None:
     """The index token closest to an unknown ``token`` and a similarity weight in (0, 1]."""
     if len(token) < 4 or token.isdigit():
         return None
-    idx = _index()
+    idx = _index(lang)
     cutoff = 75 if len(token) <= 4 else 80
     best = process.extractOne(token, idx.vocab, scorer=fuzz.ratio, score_cutoff=cutoff)
     if best is None:
@@ -357,15 +528,15 @@ def _fuzzy(token: str) -> tuple[str, float] | None:
     return match, best[1] / 100.0
 
 
-def _query_terms(q: str) -> tuple[dict[str, float], list[str]]:
+def _query_terms(q: str, lang: str = "en") -> tuple[dict[str, float], list[str]]:
     """Weighted canonical query terms, and the token sequence (for pair bonuses)."""
-    idx = _index()
+    idx = _index(lang)
     seq: list[str] = []
     terms: dict[str, float] = {}
-    for t in tokens(q):
+    for t in (ru_tokens(q) if lang == "ru" else tokens(q)):
         w = 1.0
         if t not in idx.idf:
-            hit = _fuzzy(t)
+            hit = _fuzzy(t, lang)
             if hit is None:
                 continue
             t, w = hit
@@ -382,10 +553,15 @@ EDITION_BOOST = 1.15
 EDITION_PENALTY = 0.75
 
 
-def score_all(q: str, edition: str | None = None) -> list[tuple[float, dict]]:
-    """(score, ruling) for every ruling with a positive score, best first (internal records)."""
-    idx = _index()
-    terms, seq = _query_terms(q)
+def score_all(q: str, edition: str | None = None,
+              lang: str | None = None) -> list[tuple[float, dict]]:
+    """(score, ruling) for every ruling with a positive score, best first (internal records).
+
+    ``lang`` ("en" or "ru") picks the index; by default the script of ``q`` decides.
+    """
+    lang = lang if lang in ("en", "ru") else query_lang(q)
+    idx = _index(lang)
+    terms, seq = _query_terms(q, lang)
     if not terms:
         return []
     qpairs = _pairs(seq)

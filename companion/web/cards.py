@@ -1,13 +1,19 @@
 """Card lookup: the JSON API, search-as-you-type on a phone, a card page with the buttons a
-player needs right there, and a table's house cards (add, export, import)."""
+player needs right there, and a table's house cards (add, export, import).
+
+Card names stay as printed; a catalog card's summary (and Bad Stuff line) comes in the asker's
+language (``flask_babel.get_locale()``) when translated, marked ``"lang"`` and ``"fallback"``.
+"""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
+from flask_babel import get_locale
 
 from companion import engine
 from companion.engine import Actor
-from companion.catalog import CatalogError, export_cards, import_cards, load_catalog
+from companion.catalog import (CatalogError, export_cards, import_cards, load_catalog,
+                               localized_card)
 from companion.store import NotFound
 
 from .common import normal_code, store
@@ -18,6 +24,18 @@ bp = Blueprint("cards", __name__)
 KINDS = ("monster", "curse", "enhancer", "item", "one-shot", "race", "class", "half-breed",
          "super-munchkin", "ally", "go-up-a-level", "other")
 SEARCH_LIMIT = 30
+
+
+@bp.after_request
+def _vary_by_language(response):
+    # Summaries depend on the language the request chose (cookie or Accept-Language).
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
+    return response
+
+
+def _lang() -> str:
+    return str(get_locale() or "en")
 
 
 def _game_state(code: str | None) -> dict | None:
@@ -40,7 +58,8 @@ def api_search():
     q = request.args.get("q", "")[:100]
     cards = _search(q, request.args.get("set"), request.args.get("kind"),
                     _game_state(request.args.get("game")), None if not q else 50)
-    return jsonify({"cards": cards})
+    lang = _lang()
+    return jsonify({"cards": [localized_card(c, lang) for c in cards]})
 
 
 @bp.get("/api/cards/<set_>/<name_id>")
@@ -51,7 +70,7 @@ def api_card(set_, name_id):
         card = next((c for c in (state or {}).get("house_cards", []) if c["id"] == f"{set_}/{name_id}"), None)
     if card is None:
         return jsonify({"error": {"message": f"No card {set_}/{name_id} in the catalog."}}), 404
-    return jsonify(card)
+    return jsonify(localized_card(card, _lang()))
 
 
 @bp.get("/cards")
@@ -86,6 +105,7 @@ def card_page(set_, name_id):
         (c for c in (state or {}).get("house_cards", []) if c["id"] == card_id), None)
     if card is None:
         abort(404)
+    card = localized_card(card, _lang())
     context = {"card": card, "state": None, "me": None, "actor": None, "players": {}, "focus": None,
                "fight_verdict": None}
     if state:

@@ -30,7 +30,7 @@ def error_message(exc: EngineError) -> str:
     if isinstance(exc, RuleViolation):
         answer = exc.message or exc.rule
         if exc.edition:
-            answer, _citation = rulebase.explain(exc.rule, exc.edition)
+            answer, _citation = rulebase.explain(exc.rule, exc.edition, lang=lang())
         detail = text(exc.detail_said) if exc.detail_said else ""
         return f"{answer} ({detail})" if detail else answer
     return text(exc.said) if exc.said else exc.message
