@@ -1,33 +1,88 @@
 """The ``companion`` command: ``companion serve [--host HOST] [--port PORT]``.
 
-Runs the app under waitress, a production WSGI server. Each open live stream holds one of
-its threads, so the pool is sized for a full table of phones plus the bench (at least 50).
+Runs the app under gevent's WSGI server, an event loop: a phone's open live stream is a
+parked greenlet and a socket, not an OS thread, so one process holds thousands of them while
+ordinary requests keep flowing. A connection must send its request line and headers within
+``--header-timeout`` seconds, and an idle kept-alive connection is closed after
+``--idle-timeout``: half-open connections cost almost nothing and do not linger.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
+import os
 import sys
 
-import qrcode
-
-from . import create_app
-from .web.common import lan_address
-
 DEFAULT_PORT = 8000
-THREADS = 128
+HEADER_TIMEOUT = 10.0  # seconds for a request line and its headers, from the first byte
+IDLE_TIMEOUT = 75.0  # seconds a kept-alive connection may wait for its next request
+IO_TIMEOUT = 60.0  # seconds any single read or write of a request body or response may block
+BACKLOG = 2048
+MAX_CONNECTIONS = 20000
+
+
+def _patch() -> None:
+    """Make the standard library cooperative (sockets, threading, time.sleep ...).
+
+    Must run before SQLAlchemy, the store and the app are imported, so their locks and
+    sockets are gevent's. ``companion/__init__`` has already imported Flask, which imports
+    ``ssl`` through ``http.client``; nothing here uses TLS (a proxy terminates it), so
+    gevent's warning about that is silenced.
+    """
+    import warnings
+
+    from gevent import monkey
+
+    if monkey.is_module_patched("socket"):
+        return
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", category=monkey.MonkeyPatchWarning)
+        monkey.patch_all()
+
+
+def raise_open_file_limit() -> int | None:
+    """Raise the soft limit on open files to the hard limit (each connection is one file).
+
+    Returns the soft limit in force afterwards, or None where there is no ``resource``
+    module (Windows)."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard
+    if hard == resource.RLIM_INFINITY:
+        # macOS refuses an infinite soft limit; ask for a large finite one.
+        wanted = max(soft, 1 << 20) if soft != resource.RLIM_INFINITY else soft
+    for target in (wanted, 1 << 16, 10240):
+        if soft == resource.RLIM_INFINITY or target <= soft:
+            break
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            break
+        except (ValueError, OSError):
+            continue
+    soft = resource.getrlimit(resource.RLIMIT_NOFILE)[0]
+    return None if soft == resource.RLIM_INFINITY else soft
 
 
 def _site_url(app, host: str, port: int) -> str:
+    from .web.common import lan_address
+
     configured = app.config.get("COMPANION_PUBLIC_URL")
     if configured:
         return configured.rstrip("/")
     if host in ("0.0.0.0", "::", ""):
         host = lan_address() or "127.0.0.1"
+    elif ":" in host:
+        host = f"[{host}]"
     return f"http://{host}:{port}"
 
 
 def print_banner(url: str, out=sys.stdout) -> None:
+    import qrcode
+
     code = qrcode.QRCode(border=1)
     code.add_data(url)
     out.write(f"\nMunchkin Table Companion is running.\nOpen on any phone on this network: {url}\n\n")
@@ -36,13 +91,109 @@ def print_banner(url: str, out=sys.stdout) -> None:
     out.flush()
 
 
-def serve(host: str, port: int) -> None:
-    from waitress import serve as waitress_serve
+def make_server(app, host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
+                idle_timeout: float = IDLE_TIMEOUT, io_timeout: float = IO_TIMEOUT,
+                max_connections: int | None = None, access_log: bool = False):
+    """A gevent WSGI server for ``app`` with header, idle and I/O timeouts.
 
-    app = create_app()
+    Call after :func:`_patch` (``serve`` does both)."""
+    import socket
+
+    import gevent
+    from gevent.pool import Pool
+    from gevent.pywsgi import WSGIHandler, WSGIServer
+
+    class _HeadTimeout(BaseException):
+        """The client was too slow to send a request head, or idle too long: hang up.
+
+        A BaseException, so pywsgi's handlers for bad input do not answer it with a 400."""
+
+    class Handler(WSGIHandler):
+        _requests = 0
+        _head_timer = None
+
+        def handle(self):
+            try:
+                # pywsgi sends a response's head and body in two writes; without this, Nagle's
+                # algorithm holds the body until the client's delayed ACK (~40 ms on Linux).
+                self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+            except (OSError, AttributeError):
+                pass
+            super().handle()
+
+        def read_requestline(self):
+            self.socket.settimeout(None)  # the head's own deadlines below bound the wait
+            if self._requests:  # kept alive: wait for the next request's first byte
+                with gevent.Timeout(idle_timeout, _HeadTimeout):
+                    self.rfile.peek(1)
+            self._requests += 1
+            self._head_timer = gevent.Timeout.start_new(header_timeout, _HeadTimeout)
+            return super().read_requestline()
+
+        def read_request(self, raw_requestline):
+            try:
+                return super().read_request(raw_requestline)
+            finally:
+                self._stop_head_timer()
+                # Reading a body or writing a response: no single read or write may stall longer.
+                self.socket.settimeout(io_timeout)
+
+        def handle_one_request(self):
+            try:
+                return super().handle_one_request()
+            except _HeadTimeout:
+                self.close_connection = True
+                return None
+            finally:
+                self._stop_head_timer()
+
+        def _stop_head_timer(self):
+            if self._head_timer is not None:
+                self._head_timer.close()
+                self._head_timer = None
+
+    limit = max_connections or MAX_CONNECTIONS
+    server = WSGIServer((host, port), app, handler_class=Handler, backlog=BACKLOG,
+                        spawn=Pool(limit), log=sys.stderr if access_log else None)
+    return server
+
+
+def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
+          idle_timeout: float = IDLE_TIMEOUT, max_connections: int | None = None,
+          max_streams_per_game: int | None = None, access_log: bool = False) -> None:
+    _patch()
+    files = raise_open_file_limit()
+    if max_connections is None:
+        # Keep some files for the database, the listener and the logs.
+        max_connections = MAX_CONNECTIONS if files is None else max(16, min(MAX_CONNECTIONS, files - 64))
+
+    from . import create_app
+
+    config = {}
+    if max_streams_per_game is not None:
+        config["LIVE_MAX_STREAMS_PER_GAME"] = max_streams_per_game
+    app = create_app(config)
+    # What start-up loaded (modules, the card catalog, the rulings, templates) lives as long as
+    # the process: keep it out of the garbage collector's full passes, which would otherwise
+    # walk it again and again while thousands of streams are open.
+    gc.collect()
+    gc.freeze()
+    server = make_server(app, host, port, header_timeout=header_timeout, idle_timeout=idle_timeout,
+                         max_connections=max_connections, access_log=access_log)
+    server.start()  # bind first, so the banner only shows once the port is ours
     print_banner(_site_url(app, host, port))
-    waitress_serve(app, host=host, port=port, threads=THREADS, connection_limit=1000,
-                   channel_timeout=120, ident="companion")
+
+    import gevent
+
+    if os.name == "posix":
+        import signal
+
+        # systemd and `kill` send SIGTERM: stop accepting, give requests a moment, exit.
+        gevent.signal_handler(signal.SIGTERM, server.close)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -51,9 +202,20 @@ def main(argv: list[str] | None = None) -> int:
     run = commands.add_parser("serve", help="run the web app for the table")
     run.add_argument("--host", default="0.0.0.0", help="address to listen on (default: all)")
     run.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})")
+    run.add_argument("--header-timeout", type=float, default=HEADER_TIMEOUT, metavar="SECONDS",
+                     help=f"time a client has to send a request's line and headers (default {HEADER_TIMEOUT:g})")
+    run.add_argument("--idle-timeout", type=float, default=IDLE_TIMEOUT, metavar="SECONDS",
+                     help=f"close a kept-alive connection idle this long (default {IDLE_TIMEOUT:g})")
+    run.add_argument("--max-connections", type=int, default=None, metavar="N",
+                     help=f"open connections at most (default: the open-file limit, at most {MAX_CONNECTIONS})")
+    run.add_argument("--max-streams-per-game", type=int, default=None, metavar="N",
+                     help="live streams a game may hold; a new one closes the oldest (default 60)")
+    run.add_argument("--access-log", action="store_true", help="log every request to stderr")
     args = parser.parse_args(argv)
     if args.command == "serve":
-        serve(args.host, args.port)
+        serve(args.host, args.port, header_timeout=args.header_timeout, idle_timeout=args.idle_timeout,
+              max_connections=args.max_connections, max_streams_per_game=args.max_streams_per_game,
+              access_log=args.access_log)
     return 0
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import Flask, request
 from flask_babel import Babel
 from flask_wtf.csrf import CSRFProtect
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion.store import Store
 
@@ -20,13 +21,29 @@ def select_locale() -> str:
 
 
 def init_app(app: Flask) -> None:
-    app.extensions["companion_store"] = Store(app.config["COMPANION_DATABASE_URL"])
+    app.extensions["companion_store"] = Store(app.config["COMPANION_DATABASE_URL"],
+                                              pool_size=int(app.config.get("COMPANION_DB_POOL_SIZE", 16)))
+    from . import security
+
+    proxies = int(app.config.get("COMPANION_TRUSTED_PROXIES") or 0)
+    if proxies:  # believe X-Forwarded-For/-Proto/-Host/-Port from that many proxies, no more
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,
+                                x_port=proxies)
+    app.session_interface = security.SessionInterface()  # Secure session cookie under https
+    from . import errors, limits
+
+    limits.init_app(app)
+    errors.init_app(app)
+    from .words import say
+
+    app.add_template_filter(say, "say")
     csrf = CSRFProtect(app)
     Babel(app, locale_selector=select_locale)
+    from . import assets; assets.init_app(app)  # compressed responses, fingerprinted static files
 
     from . import api, calculator, cards, pages, rules
 
-    for module in (api, pages, cards, rules, calculator):
+    for module in (api, pages, cards, rules, calculator, security):
         app.register_blueprint(module.bp)
     # The API authenticates with a bearer token, which a browser never sends by itself, and
     # the calculator changes nothing: neither can be forged across sites.
@@ -38,10 +55,16 @@ def init_app(app: Flask) -> None:
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Frame-Options", "DENY")
-        return response
+        response.headers.setdefault("Content-Security-Policy", security.CONTENT_SECURITY_POLICY)
+        return security.secure_cookies(response)
+
+    # The error page's way back and the language switch's return address, made in Python.
+    app.add_template_global(security.back_link, "back_link")
+    app.add_template_global(security.here, "here")
 
     @app.context_processor
     def inject_locale():
         from flask_babel import get_locale
 
-        return {"locale": str(get_locale()), "languages": LANGUAGES}
+        return {"locale": str(get_locale()), "languages": LANGUAGES,
+                "language_names": security.language_names()}

@@ -3,55 +3,167 @@
 The stream carries no game data, only "changed" events with the new version; each page then
 GETs what it shows. A missed event is harmless: the next one, a reconnect (which sends the
 current version at once) or the page becoming visible again catches up.
+
+Under ``companion serve`` (gevent) a waiting stream is a parked greenlet, not an OS thread.
+A game holds at most ``LIVE_MAX_STREAMS_PER_GAME`` streams (a table has a few phones per
+player): a new stream past that closes the game's oldest one, telling it to come back only
+after 15 s, so one client opening streams by the hundred only ever competes with itself.
 """
 
 from __future__ import annotations
 
 import json
+import random
+import threading
 import time
 
-from flask import Response, current_app, request, stream_with_context
+from flask import Flask, Response, current_app, request, stream_with_context
 
 from .common import store
 
 MAX_BACKLOG = 50  # after a long sleep, one event for the latest version is enough
+DEFAULT_MAX_STREAMS_PER_GAME = 60
+EVICTED_RETRY_MS = 15000
+EVICTION_INTERVAL = 0.1  # a game at its cap takes in a new stream at most this often
 
 
 def _event(code: str, version: int) -> str:
     return f"id: {version}\nevent: changed\ndata: {json.dumps({'code': code, 'version': version})}\n\n"
 
 
+class _Stream:
+    """One open live stream: the bell it sleeps on, and whether it was told to close."""
+
+    __slots__ = ("bell", "closed")
+
+    def __init__(self) -> None:
+        self.bell = threading.Event()
+        self.closed = False
+
+
+class StreamRegistry:
+    """The open live streams of each game, oldest first, for the per-game cap."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._games: dict[str, dict[_Stream, None]] = {}  # a dict keeps the opening order
+        self._checked: dict[str, tuple[float, int]] = {}  # code -> (when, version) from the database
+        self._next_slot: dict[str, float] = {}  # code -> when a game at its cap takes the next one
+
+    def admission_delay(self, code: str, cap: int) -> float:
+        """Seconds a new stream waits before it may close the oldest one of a full game.
+
+        Newcomers to a game at its cap are let in one per ``EVICTION_INTERVAL``: a client that
+        reopens every closed stream at once (ignoring the retry hint) then waits, parked,
+        instead of making the server open and close streams in a tight loop."""
+        with self._lock:
+            if len(self._games.get(code, ())) < max(cap, 1):
+                return 0.0
+            now = time.monotonic()
+            slot = max(now, self._next_slot.get(code, 0.0))
+            self._next_slot[code] = slot + EVICTION_INTERVAL
+            return slot - now
+
+    def open(self, code: str, cap: int) -> _Stream:
+        stream = _Stream()
+        with self._lock:
+            streams = self._games.setdefault(code, {})
+            while streams and len(streams) >= max(cap, 1):
+                oldest = next(iter(streams))
+                del streams[oldest]
+                oldest.closed = True
+                oldest.bell.set()  # wakes it out of the doorbell's wait; it then ends
+            streams[stream] = None
+        return stream
+
+    def close(self, code: str, stream: _Stream) -> None:
+        with self._lock:
+            streams = self._games.get(code)
+            if streams is not None:
+                streams.pop(stream, None)
+                if not streams:
+                    del self._games[code]
+                    self._checked.pop(code, None)
+                    self._next_slot.pop(code, None)
+
+    def checked_version(self, code: str, fetch, max_age: float) -> int:
+        """The game's version from the database, looked up at most once per ``max_age`` for
+        all the streams of a game (their heartbeats would otherwise each ask)."""
+        now = time.monotonic()
+        checked = self._checked.get(code)
+        if checked is not None and now - checked[0] < max_age:
+            return checked[1]
+        version = fetch(code)
+        self._checked[code] = (time.monotonic(), version)
+        return version
+
+
+def streams(app: Flask) -> StreamRegistry:
+    registry = app.extensions.get("companion_live_streams")
+    if registry is None:
+        registry = app.extensions.setdefault("companion_live_streams", StreamRegistry())
+    return registry
+
+
 def event_stream(code: str) -> Response:
     the_store = store()
-    seconds = current_app.config["LIVE_STREAM_SECONDS"]
-    heartbeat = current_app.config["LIVE_HEARTBEAT_SECONDS"]
+    registry = streams(current_app)
+    config = current_app.config
+    # Streams end a little before LIVE_STREAM_SECONDS, spread out, so phones that connected
+    # together (a server restart) do not all reconnect in the same second again.
+    seconds = config["LIVE_STREAM_SECONDS"] * random.uniform(0.9, 1.0)
+    heartbeat = config["LIVE_HEARTBEAT_SECONDS"]
+    cap = int(config.get("LIVE_MAX_STREAMS_PER_GAME", DEFAULT_MAX_STREAMS_PER_GAME))
     since = request.args.get("since", type=int)
     if since is None:
         since = request.headers.get("Last-Event-ID", type=int)
 
     def generate():
-        seen = the_store.version(code)
-        # Retry quickly after a drop; the browser reconnects by itself.
-        yield "retry: 1500\n\n"
-        if since is None or since != seen:
-            yield _event(code, seen)
-        deadline = time.monotonic() + seconds
-        while time.monotonic() < deadline:
-            version = the_store.doorbell.wait(code, seen, heartbeat)
-            if version is None:
-                # Quiet for a while: a heartbeat keeps proxies from closing the stream, and a
-                # look at the database catches a change made by another server process.
-                version = the_store.version(code)
-                if version <= seen:
-                    yield ": heartbeat\n\n"
-                    continue
-            if version - seen > MAX_BACKLOG:
-                seen = version - 1
-            for v in range(seen + 1, version + 1):
-                yield _event(code, v)
-            seen = version
+        delay = registry.admission_delay(code, cap)
+        if delay > 0:
+            time.sleep(delay)  # a parked greenlet under gevent
+        stream = registry.open(code, cap)
+        try:
+            seen = the_store.version(code)
+            # Retry quickly after a drop; the browser reconnects by itself.
+            yield "retry: 1500\n\n"
+            if since is None or since != seen:
+                yield _event(code, seen)
+            now = time.monotonic()
+            deadline, quiet_until = now + seconds, now + heartbeat
+            while not stream.closed and now < deadline:
+                stream.bell.clear()
+                if stream.closed:
+                    break
+                version = the_store.doorbell.wait(code, seen, min(quiet_until, deadline) - now,
+                                                  bell=stream.bell)
+                now = time.monotonic()
+                if stream.closed:
+                    break
+                if version is None:
+                    if now < quiet_until:
+                        continue  # woken without news (an old ring): sleep on
+                    # Quiet for a while: a heartbeat keeps proxies from closing the stream, and a
+                    # look at the database catches a change made by another server process.
+                    quiet_until = now + heartbeat
+                    version = registry.checked_version(code, the_store.version, heartbeat / 2)
+                    if version <= seen:
+                        yield ": heartbeat\n\n"
+                        continue
+                if version - seen > MAX_BACKLOG:
+                    seen = version - 1
+                for v in range(seen + 1, version + 1):
+                    yield _event(code, v)
+                seen = version
+                quiet_until = now + heartbeat
+            if stream.closed:
+                # Closed for a newer stream of this game: a browser waits this long before it
+                # comes back, so a client holding streams by the hundred cannot spin the server.
+                yield f": too many live streams for this game\nretry: {EVICTED_RETRY_MS}\n\n"
+        finally:
+            registry.close(code, stream)
 
     response = Response(stream_with_context(generate()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
-    response.headers["X-Accel-Buffering"] = "no"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response

@@ -1,0 +1,221 @@
+"""``companion serve`` for real: gevent in a subprocess on a free loopback port.
+
+Every wait here is bounded; nothing asserts how fast anything is.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+import requests
+
+from companion.doorbell import Doorbell
+
+WAIT = 15  # seconds any one step may take before the test gives up
+CAP = 3  # --max-streams-per-game for this server
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path_factory.mktemp("serve")),
+               COMPANION_PUBLIC_URL=url, COMPANION_SECRET_KEY="serve-tests")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+         "--max-streams-per-game", str(CAP), "--header-timeout", "1", "--idle-timeout", "1"],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if requests.get(url + "/", timeout=2).status_code == 200:
+                    break
+            except requests.RequestException:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("companion serve did not start: " + proc.stderr.read().decode()[-2000:])
+            time.sleep(0.1)
+        yield {"url": url, "port": port, "proc": proc}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(5)
+
+
+def new_table(url: str) -> tuple[str, int, str]:
+    game = requests.post(url + "/api/games", json={"edition": "classic"}, timeout=WAIT).json()
+    seat = requests.post(f"{url}/api/games/{game['code']}/players", json={"name": "Ann", "sex": "female"},
+                         timeout=WAIT).json()
+    return game["code"], seat["player_id"], seat["token"]
+
+
+def act(url: str, code: str, player: int, token: str) -> int:
+    r = requests.post(f"{url}/api/games/{code}/actions", json={"type": "level", "player": player, "delta": 1},
+                      headers={"Authorization": f"Bearer {token}"}, timeout=WAIT)
+    assert r.status_code == 200, r.text
+    return r.json()["state"]["version"]
+
+
+class Stream:
+    """A raw-socket live stream (what a phone's EventSource holds open)."""
+
+    def __init__(self, port: int, code: str, since: int | None = None):
+        self.sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+        self.sock.settimeout(1)
+        query = "" if since is None else f"?since={since}"
+        self.sock.sendall(f"GET /api/games/{code}/events{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                          "Accept: text/event-stream\r\nAccept-Encoding: gzip, br\r\n\r\n".encode())
+        self.data = b""
+        self.closed = False
+
+    def read_until(self, needle: bytes) -> bool:
+        """Read until ``needle`` arrives (True) or the server closes the stream (False)."""
+        deadline = time.monotonic() + WAIT
+        while needle not in self.data:
+            if self.closed or time.monotonic() > deadline:
+                return needle in self.data
+            try:
+                chunk = self.sock.recv(65536)
+            except socket.timeout:
+                continue
+            except ConnectionError:
+                chunk = b""
+            if not chunk:
+                self.closed = True
+            self.data += chunk
+        return True
+
+    def ended(self) -> bool:
+        """Whether the server ends this stream (its last chunk, or the connection, closes)."""
+        return self.read_until(b"\r\n0\r\n\r\n") or self.closed
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def test_serve_answers_pages_and_rings_a_stream_after_an_action(server):
+    url = server["url"]
+    page = requests.get(url + "/", timeout=WAIT)
+    assert page.status_code == 200 and "<html" in page.text.lower()
+    code, player, token = new_table(url)
+    version = requests.get(f"{url}/api/games/{code}", timeout=WAIT).json()["version"]
+    stream = Stream(server["port"], code, since=version)
+    try:
+        assert stream.read_until(b"retry: 1500")
+        head = stream.data.split(b"\r\n\r\n", 1)[0].lower()
+        assert b"content-type: text/event-stream" in head
+        assert b"content-encoding" not in head  # the doorbell is never compressed
+        new_version = act(url, code, player, token)
+        assert new_version == version + 1
+        assert stream.read_until(f"id: {new_version}\nevent: changed\n".encode())
+        assert f'"version": {new_version}'.encode() in stream.data
+    finally:
+        stream.close()
+
+
+def test_a_game_past_its_stream_cap_closes_its_oldest_stream(server):
+    url, port = server["url"], server["port"]
+    code, player, token = new_table(url)
+    version = requests.get(f"{url}/api/games/{code}", timeout=WAIT).json()["version"]
+    streams = []
+    try:
+        for _ in range(CAP + 1):
+            stream = Stream(port, code, since=version)
+            assert stream.read_until(b"retry: 1500")  # open and counted before the next one
+            streams.append(stream)
+        oldest, kept = streams[0], streams[1:]
+        assert oldest.ended()
+        new_version = act(url, code, player, token)
+        for stream in kept:
+            assert stream.read_until(f"id: {new_version}\n".encode()), "a newer stream was closed"
+            assert not stream.closed
+        # Another game's streams are not counted against this one.
+        other, *_ = new_table(url)
+        elsewhere = Stream(port, other)
+        streams.append(elsewhere)
+        assert elsewhere.read_until(b"event: changed")
+        assert not any(s.closed for s in kept)
+    finally:
+        for stream in streams:
+            stream.close()
+
+
+def test_a_half_sent_request_head_is_dropped_and_pages_still_answer(server):
+    sock = socket.create_connection(("127.0.0.1", server["port"]), timeout=WAIT)
+    try:
+        sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")
+        dropped = False
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:  # trickle a byte now and then, as a slowloris does
+            try:
+                sock.sendall(b"a")
+                sock.settimeout(0.3)
+                if sock.recv(1024) == b"":
+                    dropped = True
+                    break
+            except socket.timeout:
+                continue
+            except OSError:
+                dropped = True
+                break
+        assert dropped, "the server kept a connection that never finished its request head"
+        assert requests.get(server["url"] + "/", timeout=WAIT).status_code == 200
+    finally:
+        sock.close()
+
+
+def test_an_idle_kept_alive_connection_is_closed(server):
+    sock = socket.create_connection(("127.0.0.1", server["port"]), timeout=WAIT)
+    try:
+        sock.sendall(b"GET /static/icon.svg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        data, deadline = b"", time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+        assert data.startswith(b"HTTP/1.1 200") and b"</svg>" in data
+        assert time.monotonic() < deadline, "the server kept an idle connection open"
+    finally:
+        sock.close()
+
+
+def test_doorbell_wakes_a_waiter_with_the_new_version():
+    bell = Doorbell()
+    answers = []
+    waiter = threading.Thread(target=lambda: answers.append(bell.wait("ABC", 3, timeout=WAIT)))
+    waiter.start()
+    time.sleep(0.05)
+    bell.ring("XYZ", 9)  # another game: no wake-up
+    bell.ring("ABC", 4)
+    waiter.join(WAIT)
+    assert answers == [4]
+    assert bell.wait("ABC", 3, timeout=0.01) == 4  # already past: answers at once
+    assert bell.wait("ABC", 4, timeout=0.01) is None  # nothing newer: times out
+
+
+def test_doorbell_wait_ends_early_when_its_bell_is_set():
+    bell, own = Doorbell(), threading.Event()
+    answers = []
+    waiter = threading.Thread(target=lambda: answers.append(bell.wait("ABC", 0, timeout=WAIT, bell=own)))
+    waiter.start()
+    time.sleep(0.05)
+    own.set()
+    waiter.join(WAIT)
+    assert answers == [None] and not waiter.is_alive()
