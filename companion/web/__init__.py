@@ -32,7 +32,6 @@ def init_app(app: Flask) -> None:
     app.session_interface = security.SessionInterface()  # Secure session cookie under https
     from . import errors, limits
 
-    limits.init_app(app)
     errors.init_app(app)
     from .words import say
 
@@ -47,6 +46,7 @@ def init_app(app: Flask) -> None:
         app.register_blueprint(module.bp)
     # The API authenticates with a bearer token, which a browser never sends by itself, and
     # the calculator changes nothing: neither can be forged across sites.
+    limits.init_app(app)  # after the blueprints: it wraps their create and join views
     csrf.exempt(api.bp)
     csrf.exempt(calculator.bp)
 

@@ -9,7 +9,6 @@ from companion.engine import Actor, BadAction, Forbidden
 from companion.engine.words import N_
 
 from .common import bearer_token, join_url, normal_code, read_json_object, store
-from .limits import create_limit, join_limit, limiter
 from .live import event_stream
 from .words import localized_log, with_text
 
@@ -27,7 +26,6 @@ def public(state: dict) -> dict:
 
 
 @bp.post("/games")
-@limiter.shared_limit(create_limit, scope="create-game")
 def create_game():
     data = _json_body()
     state, host_token = store().create_game(data.get("edition", "classic") if isinstance(
@@ -38,7 +36,6 @@ def create_game():
 
 
 @bp.post("/games/<code>/players")
-@limiter.shared_limit(join_limit, scope="join-game")
 def join_game(code):
     data = _json_body()
     code = normal_code(code)

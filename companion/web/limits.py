@@ -30,8 +30,13 @@ DEFAULTS = {
     "COMPANION_RATELIMIT_STORAGE_URI": "memory://",
 }
 
-limiter = Limiter(get_remote_address, headers_enabled=True, strategy="moving-window",
-                  storage_uri="memory://")
+# Which views are throttled, and in which shared budget (a page and its API twin share one).
+THROTTLED = (
+    ("api.create_game", "create-game", "COMPANION_RATELIMIT_CREATE", None),
+    ("pages.create_game", "create-game", "COMPANION_RATELIMIT_CREATE", None),
+    ("api.join_game", "join-game", "COMPANION_RATELIMIT_JOIN", None),
+    ("pages.join", "join-game", "COMPANION_RATELIMIT_JOIN", ["POST"]),
+)
 
 
 class TooManyGuesses(StoreError):
@@ -45,12 +50,8 @@ class TooManyGuesses(StoreError):
         self.retry_after = retry_after
 
 
-def create_limit() -> str:
-    return current_app.config["COMPANION_RATELIMIT_CREATE"]
-
-
-def join_limit() -> str:
-    return current_app.config["COMPANION_RATELIMIT_JOIN"]
+def _limiter() -> Limiter:
+    return current_app.extensions["companion_limiter"]
 
 
 def _unknown_code_limits():
@@ -59,7 +60,8 @@ def _unknown_code_limits():
 
 def check_guessing() -> None:
     """Before a request about a game code: refuse an address that has guessed too often."""
-    if not limiter.enabled or not current_app.config.get("RATELIMIT_ENABLED", True):
+    limiter = _limiter()
+    if not limiter.enabled:
         return
     address = get_remote_address()
     for item in _unknown_code_limits():
@@ -70,17 +72,24 @@ def check_guessing() -> None:
 
 def count_unknown_code() -> None:
     """A request named a game that does not exist: one more guess for this address."""
-    if not limiter.enabled or not current_app.config.get("RATELIMIT_ENABLED", True):
+    limiter = _limiter()
+    if not limiter.enabled:
         return
     for item in _unknown_code_limits():
         limiter.limiter.hit(item, "unknown-code", get_remote_address())
 
 
 def init_app(app: Flask) -> None:
+    """Call after the blueprints are registered: each app gets its own limiter and counters."""
     for key, value in DEFAULTS.items():
         app.config.setdefault(key, os.environ.get(key) or value)
     app.config.setdefault("RATELIMIT_STORAGE_URI", app.config["COMPANION_RATELIMIT_STORAGE_URI"])
-    limiter.init_app(app)
+    limiter = Limiter(get_remote_address, app=app, headers_enabled=True, strategy="moving-window")
+    app.extensions["companion_limiter"] = limiter
+    for endpoint, scope, setting, methods in THROTTLED:
+        value = app.config[setting]
+        app.view_functions[endpoint] = limiter.shared_limit(value, scope=scope, methods=methods)(
+            app.view_functions[endpoint])
 
     @app.before_request
     def _refuse_guessers():

@@ -16,7 +16,6 @@ from companion.engine import Actor, EngineError, Forbidden
 from companion.engine.editions import EDITIONS
 from companion.engine.words import N_
 
-from .limits import create_limit, join_limit, limiter
 from .common import action_from_form, join_url, normal_code, qr_svg, store
 from .words import error_message
 
@@ -60,7 +59,6 @@ def home():
 
 
 @bp.post("/games")
-@limiter.shared_limit(create_limit, scope="create-game")
 def create_game():
     edition = request.form.get("edition", "classic")
     state, host_token = store().create_game(edition)
@@ -91,7 +89,6 @@ def host(code):
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])
-@limiter.shared_limit(join_limit, scope="join-game", methods=["POST"])
 def join(code):
     code = normal_code(code)
     the_store = store()
