@@ -1,5 +1,8 @@
 """Browser tests: the real server (``companion serve``) in a subprocess, driven by Debian's
-Chromium through Playwright at phone sizes. Each browser context is one phone."""
+Chromium through Playwright at phone sizes. Each browser context is one phone.
+
+Every page of every test is watched for Content-Security-Policy violations (an inline script
+or handler, eval, a request the policy blocks): a test during which one happened fails."""
 
 from __future__ import annotations
 
@@ -20,6 +23,45 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 
 pytestmark = pytest.mark.browser
+
+# Runs in every page before its own scripts (init scripts are not subject to the page's CSP).
+CSP_WATCH = """document.addEventListener("securitypolicyviolation", function (e) {
+  console.error("CSP violation: " + e.effectiveDirective + " blocked " + (e.blockedURI || "inline code")
+                + " at " + (e.sourceFile || location.href) + ":" + e.lineNumber + " " + (e.sample || ""));
+}, true);"""
+CSP_VIOLATIONS: list[str] = []
+
+
+def _watch_csp(message) -> None:
+    text = message.text
+    if text.startswith("CSP violation") or "Content Security Policy" in text:
+        CSP_VIOLATIONS.append(f"{message.page.url if message.page else '?'}: {text}")
+
+
+class WatchedBrowser:
+    """The browser, but every context it opens reports CSP violations to CSP_VIOLATIONS."""
+
+    def __init__(self, browser):
+        self._browser = browser
+
+    def __getattr__(self, name):
+        return getattr(self._browser, name)
+
+    def new_context(self, **options):
+        context = self._browser.new_context(**options)
+        context.add_init_script(CSP_WATCH)
+        context.on("console", _watch_csp)
+        return context
+
+
+@pytest.fixture(autouse=True)
+def no_csp_violation():
+    """Fails the test (at teardown, once its phones are closed) if a page saw a violation."""
+    CSP_VIOLATIONS.clear()
+    yield
+    seen, CSP_VIOLATIONS[:] = list(CSP_VIOLATIONS), []
+    if seen:
+        pytest.fail("Content-Security-Policy violations:\n" + "\n".join(seen[:10]), pytrace=False)
 
 
 def free_port() -> int:
@@ -76,7 +118,7 @@ def browser():
 
     with sync_playwright() as p:
         b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield b
+        yield WatchedBrowser(b)
         b.close()
 
 
