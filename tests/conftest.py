@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from companion import create_app
+
+
+BROWSER_TESTS = Path(__file__).parent / "browser"
+
+
+def pytest_collection_modifyitems(config, items):
+    # A ``pytestmark`` in a conftest marks nothing, so the browser tests are marked here:
+    # ``-m browser`` selects exactly them and ``-m "not browser"`` never starts Chromium.
+    for item in items:
+        if BROWSER_TESTS in Path(item.path).parents:
+            item.add_marker(pytest.mark.browser)
 
 
 @pytest.fixture
@@ -45,6 +58,18 @@ class Table:
         return body
 
     def act(self, who, action, expect=200):
+        if expect != 400:  # every well-formed action a test sends fits GET /api/schema
+            import jsonschema
+
+            validator = getattr(Table, "_schema_validator", None)
+            if validator is None:  # fetched and checked once per test run
+                r = self.client.get("/api/schema")
+                assert r.status_code == 200, r.status_code
+                jsonschema.Draft202012Validator.check_schema(r.get_json()["actions"])
+                validator = Table._schema_validator = jsonschema.Draft202012Validator(r.get_json()["actions"])
+            error = jsonschema.exceptions.best_match(validator.iter_errors(action))
+            assert error is None, (f"{action} does not fit GET /api/schema: {error.message} "
+                                   f"(at {'/'.join(map(str, error.absolute_path)) or 'the top'})")
         token = self.host_token if who == "host" else self.tokens[who]
         r = self.client.post(f"/api/games/{self.code}/actions", json=action,
                              headers={"Authorization": f"Bearer {token}"})

@@ -353,3 +353,17 @@ def test_a_rename_cannot_take_a_lookalike_name(table):
     table.join("Ann")
     table.join("Bob")
     table.act("Bob", {"type": "rename", "player": table.ids["Bob"], "name": "Ａnn"}, expect=400)
+
+
+def test_house_cards_import_from_the_page_takes_a_file_and_refuses_junk_clearly(table):
+    table.join("Ann")
+    client = table.client
+    client.set_cookie("host_" + table.code, table.host_token)
+    good = json.dumps({"cards": [dict(HOUSE_MONSTER, name="Page Monster")]})
+    r = client.post(f"/games/{table.code}/house/import", data={"text": good})
+    assert r.status_code == 303
+    assert [c["name"] for c in table.state()["house_cards"]] == ["Page Monster"]
+    for junk in ("not json", json.dumps({"cards": [{"kind": "monster", "name": "\ud800"}]})):
+        r = client.post(f"/games/{table.code}/house/import", data={"text": junk})
+        assert r.status_code == 400 and b"<html" in r.data.lower()
+    assert len(table.state()["house_cards"]) == 1

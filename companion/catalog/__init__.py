@@ -61,7 +61,8 @@ def _card_label(data: Any, index: int | None = None) -> str:
     if isinstance(data, dict):
         for key in ("id", "name"):
             if isinstance(data.get(key), str) and data[key].strip():
-                return data[key]
+                # Shown in an error message: text that is not valid Unicode is shown escaped.
+                return data[key].encode("utf-8", "backslashreplace").decode("utf-8")
     return f"#{index + 1}" if index is not None else "?"
 
 

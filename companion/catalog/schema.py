@@ -21,23 +21,14 @@ import re
 import unicodedata
 from typing import Annotated, Any, Literal, Optional, Union
 
-from pydantic import (BaseModel, BeforeValidator, ConfigDict, Field, StrictBool, StrictInt,
-                      ValidationError, model_validator)
+from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool,
+                      StrictInt, ValidationError, model_validator)
 
-SETS: tuple[str, ...] = ("classic", "oz", "spell-skool", "russia", "tails", "house")
-KINDS: tuple[str, ...] = (
-    "monster", "curse", "enhancer", "item", "one-shot", "race", "class", "half-breed",
-    "super-munchkin", "ally", "go-up-a-level", "other",
-)
-SLOTS: tuple[str, ...] = ("headgear", "armor", "footgear", "1-hand", "2-hands", "other")
-LOSE_SLOTS: tuple[str, ...] = ("headgear", "armor", "footgear", "1-hand", "2-hands", "other",
-                               "big", "any")
-STATS: tuple[str, ...] = (
-    "strength", "run_away", "hand_limit", "big_items", "wins_ties", "helper_levels",
-    "level_only", "auto_escape", "treasures", "levels",
-)
-FLAG_STATS: frozenset[str] = frozenset({"wins_ties", "helper_levels", "level_only", "auto_escape"})
-ROLES: tuple[str, ...] = ("fighting", "helping", "helped")
+# The fixed vocabularies are the engine's words (one source for schema, engine and forms).
+from companion.engine.vocab import (FLAG_STATS, KINDS, LOSE_SLOTS, ROLES, SETS, SLOTS, STATS,
+                                    CardSet, CurseDuration, LoseSlot, Per, Role, Stat)
+from companion.engine.vocab import Sex as SexWord
+from companion.engine.vocab import Slot as SlotWord
 
 def _slug_in(value: Any) -> Any:
     """Phones type "Elf" or "Chess Club": accept them as the slugs "elf" and "chess-club"."""
@@ -49,11 +40,34 @@ def _word_in(value: Any) -> Any:
     return slugify(value) if isinstance(value, str) else value
 
 
+def has_lone_surrogate(value: str) -> bool:
+    """True for text that cannot be written as UTF-8 (a lone surrogate such as ``"\\ud800"``)."""
+    if value.isascii():
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+LONE_SURROGATE = "has a broken character (a lone surrogate): send proper Unicode text"
+
+
+def _unicode_text(value: str) -> str:
+    if has_lone_surrogate(value):
+        raise ValueError(LONE_SURROGATE)
+    return value
+
+
+# Any text a card carries: it must be writable (no lone surrogate) to reach the database.
+UnicodeText = Annotated[str, AfterValidator(_unicode_text)]
+
 Slug = Annotated[str, BeforeValidator(_slug_in),
                  Field(pattern=r"^[a-z0-9]+(-[a-z0-9]+)*$", min_length=1, max_length=60)]
-Sex = Annotated[Literal["male", "female"], BeforeValidator(_word_in)]
-Text = Annotated[str, Field(min_length=1, max_length=600)]
-Name = Annotated[str, Field(min_length=1, max_length=80)]
+Sex = Annotated[SexWord, BeforeValidator(_word_in)]
+Text = Annotated[UnicodeText, Field(min_length=1, max_length=600)]
+Name = Annotated[UnicodeText, Field(min_length=1, max_length=80)]
 SmallInt = Annotated[StrictInt, Field(ge=-99, le=99)]
 
 
@@ -87,18 +101,15 @@ class Condition(_Strict):
     race: Optional[Slug] = None
     class_: Optional[Slug] = Field(default=None, alias="class")
     sex: Optional[Sex] = None
-    role: Optional[Annotated[Literal["fighting", "helping", "helped"], BeforeValidator(_word_in)]] = None
+    role: Optional[Annotated[Role, BeforeValidator(_word_in)]] = None
     tag: Optional[Slug] = None
 
 
 class Effect(_Strict):
-    stat: Literal[
-        "strength", "run_away", "hand_limit", "big_items", "wins_ties", "helper_levels",
-        "level_only", "auto_escape", "treasures", "levels",
-    ]
+    stat: Stat
     value: Optional[SmallInt] = None
     if_: Optional[Condition] = Field(default=None, alias="if")
-    per: Optional[Literal["empty_hand"]] = None
+    per: Optional[Per] = None
     drawback: StrictBool = False
 
     @model_validator(mode="after")
@@ -127,8 +138,8 @@ class Requires(_Strict):
 
 
 class _Card(_Strict):
-    id: Optional[Annotated[str, Field(pattern=r"^[a-z0-9-]+/[a-z0-9]+(-[a-z0-9]+)*$")]] = None
-    set: Literal["classic", "oz", "spell-skool", "russia", "tails", "house"]
+    id: Optional[Annotated[str, Field(pattern=r"^[a-z0-9-]+/[a-z0-9]+(-[a-z0-9]+)*$", max_length=120)]] = None
+    set: CardSet
     name: Name
     summary: Optional[Text] = None  # the catalog files must give one (checked on load); inline cards need not
     effects: list[Effect] = Field(default_factory=list, max_length=20)
@@ -136,7 +147,7 @@ class _Card(_Strict):
     disagreement: Optional[Text] = None
     aka: list[Name] = Field(default_factory=list, max_length=10)
     copies: Optional[Annotated[StrictInt, Field(ge=1, le=20)]] = None
-    unknown: list[Annotated[str, Field(max_length=40)]] = Field(default_factory=list, max_length=20)
+    unknown: list[Annotated[UnicodeText, Field(max_length=40)]] = Field(default_factory=list, max_length=20)
 
 
 class Monster(_Card):
@@ -151,10 +162,9 @@ class Monster(_Card):
 class Curse(_Card):
     kind: Literal["curse"]
     bonus: Optional[SmallInt] = None
-    duration: Literal["once", "next_fight", "lasting"] = "once"
+    duration: CurseDuration = "once"
     lose_levels: Optional[Annotated[StrictInt, Field(ge=0, le=10)]] = None
-    lose_slot: Optional[Annotated[Literal["headgear", "armor", "footgear", "1-hand", "2-hands",
-                                          "other", "big", "any"], BeforeValidator(_word_in)]] = None
+    lose_slot: Optional[Annotated[LoseSlot, BeforeValidator(_word_in)]] = None
     change_sex: Optional[StrictBool] = None
 
 
@@ -168,8 +178,7 @@ class Enhancer(_Card):
 class Item(_Card):
     kind: Literal["item"]
     bonus: Optional[SmallInt] = None
-    slot: Optional[Annotated[Literal["headgear", "armor", "footgear", "1-hand", "2-hands", "other"],
-                             BeforeValidator(_word_in)]] = None
+    slot: Optional[Annotated[SlotWord, BeforeValidator(_word_in)]] = None
     big: Optional[StrictBool] = None
     gold: Optional[Annotated[StrictInt, Field(ge=0, le=10000)]] = None
     requires: Optional[Requires] = None
@@ -230,7 +239,7 @@ MODELS: dict[str, type[_Card]] = {
 class SetFile(_Strict):
     """One data file under ``cards/``: ``{"set", "name", "sources", "cards"}``."""
 
-    set: Literal["classic", "oz", "spell-skool", "russia", "tails", "house"]
+    set: CardSet
     name: Name
     sources: list[Text] = Field(default_factory=list)
     cards: list[Any]
@@ -313,6 +322,9 @@ def error_field(err: dict) -> str:
 
 
 __all__ = [
-    "BadStuff", "Card", "Condition", "Effect", "Item", "MODELS", "Monster", "SETS", "KINDS",
-    "SLOTS", "STATS", "SetFile", "ValidationError", "error_field", "normalize", "slugify",
+    "BadStuff", "Card", "Condition", "Effect", "FLAG_STATS", "Item", "KINDS", "LONE_SURROGATE",
+    "LOSE_SLOTS", "MODELS", "Monster", "ROLES", "SETS", "SLOTS", "STATS", "SetFile",
+    "UnicodeText", "ValidationError", "error_field", "has_lone_surrogate", "normalize", "slugify",
 ]
+
+assert tuple(MODELS) == KINDS, "one card model per kind of companion.engine.vocab"

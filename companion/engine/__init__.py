@@ -5,13 +5,15 @@
 say no; carries the rule id, our sentence and the edition's citation).
 ``parse_action(data)`` turns a dict into its typed action (``action_models``), or raises
 ``BadAction`` naming the field; ``action_json_schema()`` is every action as a JSON Schema.
+``allowed(state, actor)`` lists the actions a seat may take now (``allowed.py``).
 """
 
 from .actions import REDUCERS, Actor, apply, check
+from .allowed import allowed
 from .errors import BadAction, EngineError, Forbidden, RuleViolation, TableLocked
 from .state import add_player, new_game, public_state
 
-__all__ = ["REDUCERS", "Actor", "apply", "check", "BadAction", "EngineError", "Forbidden",
+__all__ = ["REDUCERS", "Actor", "allowed", "apply", "check", "BadAction", "EngineError", "Forbidden",
            "RuleViolation", "TableLocked", "add_player", "new_game", "public_state",
            "ACTION_TYPES", "Action", "ActionModel", "action_json_schema", "parse_action"]
 

@@ -14,14 +14,14 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import character, deals, editions, rulebook, sheet
-from .errors import BadAction, Forbidden, RuleViolation
+from .errors import BadAction, Forbidden, RuleViolation, TooLarge
 from .state import (
     bool_field, choice_field, clean_sex, combat_view, find_card, find_player, int_field,
     next_id, seat_order,
 )
+from .vocab import LEVEL_SOURCES, LIVE_STAGES, SIDES
 
 MAX_LEVEL = 10
-LEVEL_SOURCES = ("kill", "card", "sell", "adjust")
 SOURCE_WORDS = {"kill": "killed a monster", "card": "Go Up a Level card", "sell": "sold items",
                 "adjust": "adjusted"}
 
@@ -55,7 +55,7 @@ def _default_resolver(spec: Any, house_cards: list) -> dict:
 Reducer = Callable[[dict, dict, Actor, "Context"], str]
 REDUCERS: dict[str, Reducer] = {}
 # Actions that may still be taken once somebody has won (the history stays honest).
-AFTER_WIN = {"set_sex", "set_hand"}
+AFTER_WIN = {"set_sex", "set_hand", "remove_player", "lock_table"}
 
 
 @dataclass
@@ -79,10 +79,17 @@ def reducer(name: str):
 
 def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | None = None,
           rng: random.Random | None = None) -> tuple[dict, str]:
-    """Apply one action to a copy of ``state``; return (new state, history line)."""
-    if not isinstance(action, dict):
-        raise BadAction("An action must be a JSON object with a 'type'.")
-    kind = action.get("type")
+    """Apply one action to a copy of ``state``; return (new state, history line).
+
+    ``action`` is a dict (JSON from the API, or what a form becomes) or an action model; it
+    is parsed first (``action_models.parse_action``), so a malformed one is a ``BadAction``
+    naming the field, and the reducer gets the validated data under the same field names.
+    """
+    # Imported here: the models use the catalog's card schema, which imports this package.
+    from .action_models import parse_action
+
+    action = parse_action(action).data()
+    kind = action["type"]
     if kind not in REDUCERS:
         raise BadAction(f"Unknown action type {kind!r}.")
     if not actor.seated:
@@ -120,7 +127,7 @@ def _own(state: dict, action: dict, actor: Actor, field: str = "player") -> dict
 
 def _in_fight(state: dict) -> bool:
     fight = state.get("combat")
-    return bool(fight) and fight["stage"] in ("fighting", "running")
+    return bool(fight) and fight["stage"] in LIVE_STAGES
 
 
 def _fight(state: dict) -> dict:
@@ -220,7 +227,11 @@ def _end_turn(state, action, actor, ctx):
     if _in_fight(state):
         raise RuleViolation("one-fight-at-a-time", "finish the fight before ending the turn")
     lines = [f"{player['name']} ends the turn"]
-    charity = sheet.charity(state, player, ctx.edition, order=action.get("bigger_share"))
+    order = action.get("bigger_share")
+    if order is not None and not (isinstance(order, list) and all(
+            isinstance(pid, int) and not isinstance(pid, bool) for pid in order)):
+        raise BadAction("'bigger_share' must be a list of player ids.")
+    charity = sheet.charity(state, player, ctx.edition, order=order)
     if charity["excess"]:
         player["hand"] -= charity["excess"]
         for pid, count in charity["gifts"].items():
@@ -255,14 +266,46 @@ def _set_variant(state, action, actor, ctx):
 
 @reducer("rename")
 def _rename(state, action, actor, ctx):
-    from .state import clean_name
+    from .state import clean_name, name_taken
 
     player = _own(state, action, actor)
     name = clean_name(action.get("name"))
-    if any(p["name"].casefold() == name.casefold() and p is not player for p in state["players"]):
-        raise BadAction(f"There is already a player called {name}.")
+    if name_taken(state, name, besides=player):
+        raise BadAction(f"There is already a player called {name} (or a name that looks the same).")
     old, player["name"] = player["name"], name
     return f"{old} is now called {name}"
+
+
+@reducer("remove_player")
+def _remove_player(state, action, actor, ctx):
+    """The host takes a seat away (a stranger who joined, a friend who went home): the
+    player's token stops working at once and their cards leave the table with them."""
+    if not actor.host:
+        raise Forbidden("Only the host can remove a player from the table.")
+    player = find_player(state, action.get("player"))
+    following = _next_turn(state) if state["turn"] == player["id"] else state["turn"]
+    fight = state.get("combat")
+    if fight and fight["fighter"] == player["id"]:
+        state["combat"] = None
+    elif fight:
+        if fight.get("helper") == player["id"]:
+            fight["helper"], fight["helper_forced"], fight["deal"] = None, False, None
+        fight["offers"] = [o for o in fight.get("offers", []) if o["to"] != player["id"]]
+    state["players"].remove(player)
+    state["turn"] = following if state["players"] else None
+    if following == player["id"]:  # they were the only player left
+        state["turn"] = None
+    return f"The host removes {player['name']} from the table"
+
+
+@reducer("lock_table")
+def _lock_table(state, action, actor, ctx):
+    """A locked table takes no new joins (the host can still seat a phoneless player)."""
+    if not actor.host:
+        raise Forbidden("Only the host can lock or unlock the table.")
+    locked = bool_field(action, "locked")
+    state["locked"] = locked
+    return "The host locks the table: nobody else can join" if locked else "The host unlocks the table"
 
 
 # --- the character sheet (issue 3) ---------------------------------------------------------
@@ -489,7 +532,7 @@ def _one_shot(state, action, actor, ctx):
     fight = _fight(state)
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", "one-shots go in while the fight is on")
-    side = choice_field(action, "side", ("players", "monsters"))
+    side = choice_field(action, "side", SIDES)
     card = ctx.card(state, action.get("card"))
     if card["kind"] not in ("one-shot", "ally", "other", "item"):
         raise BadAction(f"{card['name']} cannot be played as a one-shot.")
@@ -735,8 +778,18 @@ def _house_card(state: dict, data: Any) -> dict:
     return card
 
 
+MAX_HOUSE_CARDS = 500  # far more than any table makes; keeps every game small to store
+
+
+def _room_for_house_cards(state: dict, count: int) -> None:
+    if len(state["house_cards"]) + count > MAX_HOUSE_CARDS:
+        raise TooLarge(f"A table may have at most {MAX_HOUSE_CARDS} house cards; this one has "
+                       f"{len(state['house_cards'])}.")
+
+
 @reducer("add_house_card")
 def _add_house_card(state, action, actor, ctx):
+    _room_for_house_cards(state, 1)
     card = _house_card(state, action.get("card"))
     state["house_cards"].append(card)
     return f"House card added: {card['name']} ({card['kind']})"
@@ -747,6 +800,7 @@ def _import_house_cards(state, action, actor, ctx):
     cards = action.get("cards")
     if not isinstance(cards, list) or not cards or len(cards) > 500:
         raise BadAction("'cards' must be a list of 1 to 500 house cards.")
+    _room_for_house_cards(state, len(cards))
     added = []
     for data in cards:
         card = _house_card(state, data)

@@ -10,6 +10,10 @@ from .editions import Edition
 from .errors import BadAction, RuleViolation
 
 
+def _whole(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def check_join(state: dict, fight: dict, player: dict, edition: Edition) -> None:
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", "the fight has already been decided")
@@ -32,7 +36,7 @@ def check_leave(state: dict, fight: dict, helper: dict, edition: Edition) -> Non
 def make_offer(state: dict, fight: dict, action: dict, edition: Edition, view: dict) -> dict:
     by_id = {p["id"]: p for p in state["players"]}
     to = action.get("to")
-    if isinstance(to, bool) or to not in by_id:
+    if isinstance(to, bool) or not isinstance(to, int) or to not in by_id:
         raise BadAction("'to' must be the id of the player you are asking.")
     check_join(state, fight, by_id[to], edition)
     total = view["rewards"]["treasures"]
@@ -45,7 +49,7 @@ def make_offer(state: dict, fight: dict, action: dict, edition: Edition, view: d
     if not isinstance(pick_first, bool):
         raise BadAction("'pick_first' must be true or false.")
     iids = action.get("items", [])
-    if not isinstance(iids, list):
+    if not isinstance(iids, list) or not all(_whole(i) for i in iids):
         raise BadAction("'items' must be a list of card instance ids.")
     fighter = by_id[fight["fighter"]]
     owned = {c["iid"]: c for c in fighter["cards"] if c["card"]["kind"] == "item"}

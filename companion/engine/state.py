@@ -7,12 +7,13 @@ state on every read, so nothing derived can go stale.
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from . import character, combat, editions, help as helping, rulebook, sheet as sheet_rules
 from .errors import BadAction, RuleViolation
+from .vocab import SEXES
 
-SEXES = ("male", "female")
 MAX_NAME = 40
 LOG_KEEP = 50
 
@@ -27,6 +28,7 @@ def new_game(code: str, edition_id: str) -> dict:
         "edition": edition_id,
         "version": 0,
         "variants": {},
+        "locked": False,
         "turn": None,
         "winners": [],
         "next_id": 1,
@@ -39,12 +41,30 @@ def new_game(code: str, edition_id: str) -> dict:
 
 
 def clean_name(value: Any) -> str:
+    """A player's name as shown: invisible format characters (zero-width, bidi controls) and
+    control characters removed, runs of spaces folded. Lone surrogates are refused."""
     if not isinstance(value, str) or not value.strip():
         raise BadAction("A player needs a name.")
-    name = " ".join(value.split())
+    if any("\ud800" <= ch <= "\udfff" for ch in value):
+        raise BadAction("A name must be valid text (it has a broken character).")
+    visible = "".join(ch for ch in value if unicodedata.category(ch) not in ("Cf", "Cc", "Co", "Cs"))
+    name = " ".join(visible.split())
+    if not name:
+        raise BadAction("A player needs a name.")
     if len(name) > MAX_NAME:
         raise BadAction(f"A name may have at most {MAX_NAME} characters.")
     return name
+
+
+def name_key(name: str) -> str:
+    """What two names that look the same have in common (NFKC, then casefold): "Ann",
+    "ANN" and a full-width "Ａｎｎ" are one name at the table."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+
+
+def name_taken(state: dict, name: str, *, besides: dict | None = None) -> bool:
+    key = name_key(name)
+    return any(name_key(p["name"]) == key for p in state["players"] if p is not besides)
 
 
 def clean_sex(value: Any) -> str:
@@ -67,8 +87,9 @@ def add_player(state: dict, name: Any, sex: Any, *, phone: bool = True) -> int:
         raise rulebook.fill(RuleViolation(
             "player-count", f"{edition.name} is for {edition.min_players} to {edition.max_players} players"),
             edition.id)
-    if any(p["name"].casefold() == name.casefold() for p in state["players"]):
-        raise BadAction(f"There is already a player called {name}; pick another name.")
+    if name_taken(state, name):
+        raise BadAction(f"There is already a player called {name} (or a name that looks the same); "
+                        "pick another name.")
     pid = next_id(state)
     state["players"].append({
         "id": pid, "name": name, "sex": sex, "level": 1, "gear_adjust": 0,

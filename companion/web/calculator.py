@@ -6,19 +6,108 @@ the same computation as a one-page form on a phone.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal, Optional, Union
 
 from flask import Blueprint, jsonify, render_template, request
+from pydantic import (BaseModel, ConfigDict, Discriminator, Field, StrictBool, StrictInt, Tag,
+                      ValidationError, create_model)
 
 from companion.catalog import load_catalog, resolve_card
+from companion.catalog.schema import UnicodeText
 from companion.engine import BadAction, combat
+from companion.engine.action_models import INLINE_MODELS, CardSpec, explain
 from companion.engine.character import slugify
 from companion.engine.editions import EDITIONS
+from companion.engine.vocab import EditionId, Sex, Variant
+
+from .common import read_json_object
 
 bp = Blueprint("calculator", __name__)
 
 MAX_CARDS = 30
 
+
+# --- the request (issue 5's calculator body) as a model --------------------------------------
+
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+def _typed_card(kind: str) -> type[BaseModel]:
+    """A race or class given as facts; its ``kind`` may be left out (the list says it)."""
+    base = INLINE_MODELS[kind]
+    return create_model(f"Calculator{base.__name__[len('Inline'):]}", __base__=base,
+                        __module__=__name__, kind=(Literal[kind], kind),  # type: ignore[valid-type]
+                        name=(Annotated[UnicodeText, Field(min_length=1, max_length=80)], ...))
+
+
+def _name_or_card(value: Any) -> str | None:
+    if isinstance(value, str):
+        return "name"
+    if isinstance(value, (dict, BaseModel)):
+        return "card facts"
+    return None
+
+
+def _race_or_class(kind: str) -> Any:
+    return Annotated[
+        Union[Annotated[Annotated[UnicodeText, Field(min_length=1, max_length=60)], Tag("name")],
+              Annotated[_typed_card(kind), Tag("card facts")]],
+        Discriminator(_name_or_card, custom_error_type="name_or_card",
+                      custom_error_message=f"a {kind} is a name or a card's facts"),
+    ]
+
+
+Cards = Annotated[list[CardSpec], Field(max_length=MAX_CARDS)]
+
+
+class Person(_Body):
+    """The fighter or the helper: level, gear bonus, sex, equipped items, races, classes."""
+    level: Annotated[StrictInt, Field(ge=1, le=10)] = 1
+    gear: Annotated[StrictInt, Field(ge=-99, le=99)] = 0
+    sex: Sex = "male"
+    items: Optional[Cards] = None
+    races: list[_race_or_class("race")] = Field(default_factory=list, max_length=2)  # type: ignore[valid-type]
+    classes: list[_race_or_class("class")] = Field(default_factory=list, max_length=2)  # type: ignore[valid-type]
+
+
+class MonsterEntry(_Body):
+    card: CardSpec
+    enhancers: Optional[Cards] = None
+
+
+class OneShots(_Body):
+    players: Optional[Cards] = None
+    monsters: Optional[Cards] = None
+
+
+class CombatRequest(_Body):
+    """``POST /api/combat``: a fight described in full; nothing is stored."""
+    edition: EditionId = "classic"
+    fighter: Optional[Person] = None
+    helper: Optional[Person] = None
+    monsters: list[MonsterEntry] = Field(min_length=1, max_length=10)
+    one_shots: Optional[OneShots] = None
+    variants: Optional[dict[Variant, StrictBool]] = None
+
+
+def parse_request(body: Any) -> CombatRequest:
+    """The calculator's body, typed; a ``BadAction`` naming the field otherwise."""
+    if not isinstance(body, dict):
+        raise BadAction("The request body must be a JSON object.")
+    try:
+        return CombatRequest.model_validate(body)
+    except ValidationError as exc:
+        message = explain(exc, body, root=CombatRequest)
+        if exc.errors(include_url=False)[0]["type"] == "name_or_card":
+            field = ".".join(str(p) for p in exc.errors(include_url=False)[0]["loc"][:-1])
+            message = f"'{field}' must list names (like 'elf') or cards' facts."
+        raise BadAction(message) from None
+    except RecursionError:
+        raise BadAction("The request is nested too deeply.") from None
+
+
+# --- the computation ---------------------------------------------------------------------
 
 def _named_card(edition: str, kind: str, name: str) -> dict | None:
     """A race or class named in words, looked up in the edition's set so its abilities count."""
@@ -30,72 +119,46 @@ def _named_card(edition: str, kind: str, name: str) -> dict | None:
     return card if card and card["kind"] == kind else None
 
 
-def _cards(specs: Any, field: str) -> list[dict]:
-    if specs is None:
-        return []
-    if not isinstance(specs, list) or len(specs) > MAX_CARDS:
-        raise BadAction(f"'{field}' must be a list of at most {MAX_CARDS} cards.")
-    return [resolve_card(spec) for spec in specs]
+def _cards(specs: list | None) -> list[dict]:
+    return [resolve_card(spec.model_dump(mode="json", by_alias=True, exclude_unset=True)
+                         if isinstance(spec, BaseModel) else spec) for spec in specs or ()]
 
 
-def _person(edition: str, data: Any, role: str) -> dict | None:
-    if data is None:
+def _person(edition: str, person: Person | None, role: str) -> dict | None:
+    if person is None:
         return None
-    if not isinstance(data, dict):
-        raise BadAction(f"'{role}' must be an object with level, gear, items, races, classes, sex.")
-    level = data.get("level", 1)
-    gear = data.get("gear", 0)
-    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 10:
-        raise BadAction(f"'{role}.level' must be a whole number from 1 to 10.")
-    if isinstance(gear, bool) or not isinstance(gear, int) or not -99 <= gear <= 99:
-        raise BadAction(f"'{role}.gear' must be a whole number from -99 to 99.")
-    if data.get("sex", "male") not in ("male", "female"):
-        raise BadAction(f"'{role}.sex' must be 'male' or 'female'.")
-    for key in ("races", "classes"):
-        if not isinstance(data.get(key, []), list) or len(data.get(key, [])) > 2:
-            raise BadAction(f"'{role}.{key}' must be a list of at most two names or cards.")
-    clean = dict(data, items=_cards(data.get("items"), f"{role}.items"))
-    player = combat.calculator_player(clean, resolve=lambda kind, name: _named_card(edition, kind, name))
+    data = person.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    data["items"] = _cards(person.items)
+    player = combat.calculator_player(data, resolve=lambda kind, name: _named_card(edition, kind, name))
     player.update(id=role, name=role.title())
     return player
 
 
 def compute(body: Any) -> dict:
-    if not isinstance(body, dict):
-        raise BadAction("The request body must be a JSON object.")
-    edition = body.get("edition", "classic")
-    if edition not in EDITIONS:
-        raise BadAction(f"Unknown edition {edition!r}: choose one of {', '.join(EDITIONS)}.")
-    fighter = _person(edition, body.get("fighter") or {}, "fighter")
-    helper = _person(edition, body.get("helper"), "helper")
+    request_ = parse_request(body)
+    edition = request_.edition
+    fighter = _person(edition, request_.fighter or Person(), "fighter")
+    helper = _person(edition, request_.helper, "helper")
     monsters = []
-    raw_monsters = body.get("monsters")
-    if not isinstance(raw_monsters, list) or not 1 <= len(raw_monsters) <= 10:
-        raise BadAction("'monsters' must be a list of 1 to 10 monsters.")
-    for i, entry in enumerate(raw_monsters):
-        if not isinstance(entry, dict) or "card" not in entry:
-            raise BadAction(f"'monsters[{i}]' must be an object with a 'card'.")
-        card = resolve_card(entry["card"])
+    for entry in request_.monsters:
+        card = _cards([entry.card])[0]
         if card["kind"] != "monster":
             raise BadAction(f"{card['name']} is not a monster.")
         if card.get("level") is None:
             raise BadAction(f"The catalog does not know {card['name']}'s level: give the monster inline.")
-        monsters.append({"card": card, "enhancers": _cards(entry.get("enhancers"), f"monsters[{i}].enhancers"),
-                         "gone": False})
-    one_shots_in = body.get("one_shots") or {}
-    if not isinstance(one_shots_in, dict):
-        raise BadAction("'one_shots' must be {\"players\": [...], \"monsters\": [...]}.")
+        monsters.append({"card": card, "enhancers": _cards(entry.enhancers), "gone": False})
+    shots = request_.one_shots or OneShots()
     one_shots = [{"side": side, "card": card}
                  for side in ("players", "monsters")
-                 for card in _cards(one_shots_in.get(side), f"one_shots.{side}")]
+                 for card in _cards(getattr(shots, side))]
     return combat.compute(edition=edition, fighter=fighter, helper=helper, monsters=monsters,
-                          one_shots=one_shots, variants=body.get("variants") or {})
+                          one_shots=one_shots, variants=request_.variants or {})
 
 
 @bp.post("/api/combat")
 def api_combat():
     try:
-        return jsonify(compute(request.get_json(silent=True)))
+        return jsonify(compute(read_json_object()))
     except BadAction as exc:
         return jsonify({"error": {"message": exc.message}}), 400
 

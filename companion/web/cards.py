@@ -141,7 +141,7 @@ def export_house_cards(code):
 
 @bp.post("/games/<code>/house/import")
 def import_house_cards(code):
-    from .pages import _after_change, _notice
+    from .pages import _after_change
 
     code = normal_code(code)
     actor, _ = _actor(code)
@@ -149,10 +149,7 @@ def import_house_cards(code):
     text = upload.read().decode("utf-8", "replace") if upload else request.form.get("text", "")
     try:
         cards = import_cards(text)
-    except CatalogError as exc:
-        return _notice(code, str(exc), status=400)
-    try:
-        store().apply(code, {"type": "import_house_cards", "cards": cards}, actor)
-    except engine.EngineError as exc:
-        return _notice(code, getattr(exc, "message", None) or str(exc), status=400)
+    except CatalogError as exc:  # shown as a notice or the error page by web/errors.py
+        raise engine.BadAction(str(exc)) from None
+    store().apply(code, {"type": "import_house_cards", "cards": cards}, actor)
     return _after_change(code)

@@ -7,12 +7,16 @@ import ipaddress
 import re
 import socket
 import subprocess
-from typing import Any
+from typing import Annotated, Any, Literal, get_args, get_origin
 
 import qrcode
 import qrcode.image.svg
 from flask import current_app, request
 
+from companion.engine import BadAction
+from companion.catalog.schema import normalize_kind
+from companion.engine.action_models import BY_TYPE, INLINE_TAG, field_type
+from companion.engine.vocab import KINDS
 from companion.store import Store
 
 CODE_RE = re.compile(r"^[A-Za-z0-9]{3,12}$")
@@ -85,6 +89,43 @@ def qr_svg(data: str) -> str:
     return svg[svg.index("<svg"):]  # drop the XML declaration so it can sit inside HTML
 
 
+MAX_JSON_DEPTH = 12  # an action is at most an action > card > requires > list: 4 deep
+MAX_JSON_STRING = 20_000
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def read_json_object() -> dict:
+    """The request's JSON body as an object, or a clear BadAction (400): not JSON, not an
+    object, nested too deeply, or text with a broken character (a lone surrogate, which no
+    database can store)."""
+    try:
+        data = request.get_json(silent=True)
+    except RecursionError:
+        raise BadAction("The request is nested too deeply.") from None
+    if not isinstance(data, dict):
+        raise BadAction("The request body must be a JSON object.")
+    check_json_value(data)
+    return data
+
+
+def check_json_value(value: Any) -> None:
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_JSON_DEPTH:
+            raise BadAction("The request is nested too deeply.")
+        if isinstance(item, str):
+            if len(item) > MAX_JSON_STRING:
+                raise BadAction(f"A text in the request is longer than {MAX_JSON_STRING} characters.")
+            if _SURROGATE.search(item):
+                raise BadAction("A text in the request has a broken character (a lone surrogate).")
+        elif isinstance(item, dict):
+            stack.extend((k, depth + 1) for k in item)
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+
+
 def bearer_token() -> str | None:
     header = request.headers.get("Authorization", "")
     if header.lower().startswith("bearer "):
@@ -92,50 +133,91 @@ def bearer_token() -> str | None:
     return None
 
 
-# Form fields whose values are whole numbers / booleans / lists of whole numbers.
-INT_FIELDS = {"player", "delta", "count", "instance", "to", "roll", "treasures", "hand_gold", "level"}
-BOOL_FIELDS = {"equipped", "pick_first", "forced", "on", "helper_too"}
-LIST_FIELDS = {"instances", "items", "bigger_share"}
-MONSTER_INDEX_TYPES = {"enhance", "run_away", "remove_monster"}
-
-
-def _number(value: str) -> Any:
+def _form_int(value: str) -> Any:
+    """A whole number typed in a form; anything else is left as text for the model to refuse."""
     value = value.strip()
-    return int(value) if re.fullmatch(r"-?\d{1,6}", value) else value
+    return int(value) if re.fullmatch(r"[-+]?\d{1,12}", value) else value
+
+
+def _form_bool(value: str) -> bool:
+    return value.strip().lower() in ("true", "on", "1", "yes")
+
+
+def _form_shape(tp: Any) -> str:
+    """How a form's text becomes the JSON value of a field of this type."""
+    while get_origin(tp) is Annotated:
+        tp = get_args(tp)[0]
+    if tp is bool:
+        return "bool"
+    if tp is int:
+        return "int"
+    origin = get_origin(tp)
+    if origin is list:
+        return "list:" + _form_shape(get_args(tp)[0])
+    if origin is Literal:
+        return "bool" if all(isinstance(a, bool) for a in get_args(tp)) else "str"
+    return "str"  # text, a word of the vocabulary, or a card's catalog id
+
+
+def _convert(shape: str, values: list[str]) -> Any:
+    if shape.startswith("list:"):
+        return [_convert(shape[5:], [v]) for v in values]
+    value = values[-1]
+    if shape == "int":
+        return _form_int(value)
+    if shape == "bool":
+        return _form_bool(value)
+    return value
 
 
 def action_from_form(form) -> dict:
     """Turn an HTML form into the same action JSON the API takes.
 
-    ``card.name=Sword`` style fields build an inline card; a plain ``card``/``monster`` field
-    is a catalog id. Empty fields are left out, so one form can offer both.
+    The action's model (``companion.engine.action_models``) says what each field is: a whole
+    number (``delta``, ``player``; ``monster`` where it is a monster's index), true/false
+    (``on``, ``equipped``), a list (``instances``, ``items``: a checkbox per entry), or a card.
+    A card is a catalog id in a plain ``card``/``monster`` field, or built from dotted fields
+    (``card.name=Sword``, ``card.bonus=2``, ``card.requires.race=elf``, ``monster.level=8``),
+    typed by the catalog's model of its ``kind``. Empty fields are left out, so one form can
+    offer both. Text that is not a number where one is needed is passed on as it is, for the
+    engine to refuse with a message naming the field. Never raises.
     """
-    action: dict[str, Any] = {}
     kind = form.get("type", "")
+    model = BY_TYPE.get(kind)
+    action: dict[str, Any] = {}
+
+    def shape(path: tuple) -> str:
+        tp, _meta = field_type(model, path) if model is not None else (None, [])
+        return _form_shape(tp) if tp is not None else "guess"
+
     for key in form.keys():
         if key in ("csrf_token", "next") or key.startswith("_"):
             continue
         values = [v for v in form.getlist(key) if v != ""]
         if not values:
             continue
-        if "." in key:
-            outer, inner = key.split(".", 1)
-            target = action.setdefault(outer, {})
-            if isinstance(target, dict):
-                if inner in ("big", "mate"):
-                    target[inner] = values[-1] in ("true", "on", "1")
-                elif inner.startswith("requires."):
-                    target.setdefault("requires", {})[inner.split(".", 1)[1]] = values[-1]
-                else:
-                    target[inner] = _number(values[-1])
+        if key == "type":
+            action[key] = values[-1]
             continue
-        value = values[-1]
-        if key in LIST_FIELDS:
-            action[key] = [_number(v) for v in values]
-        elif key in INT_FIELDS or (key == "monster" and kind in MONSTER_INDEX_TYPES):
-            action[key] = _number(value)
-        elif key in BOOL_FIELDS:
-            action[key] = value in ("true", "on", "1")
+        outer, *inner = key.split(".")
+        if not inner:
+            found = shape((key,))
+            action[key] = (_convert(found, values) if found != "guess"
+                           else _form_int(values[-1]))  # unknown field: the model refuses it
+            continue
+        # A dotted field builds a card inline (card.name, monster.level, card.requires.race).
+        card = action.setdefault(outer, {})
+        if not isinstance(card, dict):
+            continue  # both a catalog id and inline facts were sent: the id wins
+        card_kind = normalize_kind(form.get(f"{outer}.kind", ""))
+        tags = (INLINE_TAG, f"{card_kind} card") if card_kind in KINDS else ()
+        found = shape((outer, *tags, *inner))
+        target = card
+        for part in inner[:-1]:
+            target = target.setdefault(part, {})
+            if not isinstance(target, dict):
+                break
         else:
-            action[key] = value
+            target[inner[-1]] = (_convert(found, values) if found != "guess"
+                                 else _form_int(values[-1]))
     return action

@@ -83,6 +83,9 @@ def _retry_after_of(exc: HTTPException) -> int:
 
 def error_response(exc: BaseException, *, code: str | None = None):
     status, error, retry = describe(exc)
+    # An error may quote what the client sent; text that is not valid Unicode cannot be sent back.
+    error = {k: v.encode("utf-8", "backslashreplace").decode("utf-8") if isinstance(v, str) else v
+             for k, v in error.items()}
     if isinstance(exc, NotFound):
         count_unknown_code()
     if wants_json():
