@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, jsonify
 
 from companion import engine
 from companion.engine import Actor, BadAction, Forbidden
@@ -10,7 +10,9 @@ from companion.engine.words import N_
 
 from .common import bearer_token, join_url, normal_code, read_json_object, store
 from .live import event_stream
-from .words import localized_log, with_text
+from .words import with_text
+
+from . import words  # words in the asker's language
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -20,9 +22,8 @@ def _json_body() -> dict:
 
 
 def public(state: dict) -> dict:
-    out = engine.public_state(state)
-    out["log"] = localized_log(out.get("log", []))
-    return out
+    """The public state as a phone reads it: every word in the asker's language."""
+    return words.public_state(state)
 
 
 @bp.post("/games")

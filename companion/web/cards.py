@@ -19,6 +19,8 @@ from companion.store import NotFound
 from .common import normal_code, store
 from .pages import _actor
 
+from . import words  # words in the asker's language
+
 bp = Blueprint("cards", __name__)
 
 KINDS = ("monster", "curse", "enhancer", "item", "one-shot", "race", "class", "half-breed",
@@ -77,7 +79,7 @@ def api_card(set_, name_id):
 def lookup():
     code = request.args.get("game")
     state = _game_state(code)
-    return render_template("cards/lookup.html", state=engine.public_state(state) if state else None,
+    return render_template("cards/lookup.html", state=words.public_state(state) if state else None,
                            sets=load_catalog().sets, kinds=KINDS, q=request.args.get("q", ""),
                            set_=request.args.get("set", ""), kind=request.args.get("kind", ""),
                            results=_search(request.args.get("q"), request.args.get("set"),
@@ -107,12 +109,16 @@ def card_page(set_, name_id):
         abort(404)
     card = localized_card(card, _lang())
     context = {"card": card, "state": None, "me": None, "actor": None, "players": {}, "focus": None,
-               "fight_verdict": None}
+               "fight_verdict": None, "allowed": {}, "refused": {}}
     if state:
+        from .pages import _allowed_context
+
         actor, me = _actor(state["code"])
-        public = engine.public_state(state)
+        public = words.public_state(state)
         context.update(state=public, me=me, actor=actor, focus=me,
                        players={p["id"]: p for p in public["players"]})
+        # What this phone may do with this very card: the engine's list, nothing decided here.
+        context.update(_allowed_context(state, actor, card=card_id))
         if me is not None and card["kind"] == "monster":
             # Whether this phone may start a fight with it is the engine's call, with its reason.
             context["fight_verdict"] = engine.check(
@@ -125,7 +131,7 @@ def house_cards(code):
     code = normal_code(code)
     state = store().load(code)
     actor, me = _actor(code)
-    return render_template("cards/house.html", state=engine.public_state(state), actor=actor, me=me,
+    return render_template("cards/house.html", state=words.public_state(state), actor=actor, me=me,
                            focus=me, kinds=KINDS, error=None, players={})
 
 

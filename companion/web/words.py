@@ -58,3 +58,30 @@ def say(value: Any) -> str:
     if isinstance(value, dict):
         return str(value.get("text", ""))
     return text(value)
+
+
+SKIP = frozenset({"house_cards"})  # cards are facts, never saids: no need to walk them
+
+
+def localize(value: Any) -> Any:
+    """A copy of engine output with every said (and every event of a log entry) put into
+    words in the asker's language, so a page or an API answer gets plain strings where the
+    engine left data. Fields keep their names; a said becomes its text."""
+    if isinstance(value, list):
+        return [localize(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "said" in value:
+        return text(value)
+    out = {k: (v if k in SKIP else localize(v)) for k, v in value.items()}
+    if isinstance(value.get("event"), dict) and "seq" in value:  # a log entry
+        out["event"] = value["event"]
+        out["text"] = text(value["event"])
+    return out
+
+
+def public_state(state: dict) -> dict:
+    """``engine.public_state`` with its words in the asker's language (pages and API alike)."""
+    from companion import engine
+
+    return localize(engine.public_state(state))
