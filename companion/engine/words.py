@@ -20,6 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 Gettext = Callable[[str], str]
+Ngettext = Callable[[str, str, int], str]
 
 EVENT_WORDS: dict[str, str] = {}
 
@@ -31,6 +32,12 @@ def N_(msgid: str) -> str:
 
 def said(msgid: str, **params: Any) -> dict:
     return {"said": msgid, **params}
+
+
+def said_plural(singular: str, plural: str, n: int, **params: Any) -> dict:
+    """A said whose words depend on a count ``n`` (``%(n)s`` in both forms); languages with
+    several plural forms (Russian, Polish, Ukrainian) choose theirs through ngettext."""
+    return {"said": singular, "plural": plural, "n": n, **params}
 
 
 def event_words(kind: str, msgid: str) -> str:
@@ -56,12 +63,16 @@ def english(msgid: str) -> str:
     return msgid
 
 
-def render(value: Any, gettext: Gettext = english) -> str:
+def english_plural(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+def render(value: Any, gettext: Gettext = english, ngettext: Ngettext = english_plural) -> str:
     """Text for a said, an event, a list of them, or a plain value, in ``gettext``'s language."""
     if value is None:
         return ""
     if isinstance(value, list):
-        return "; ".join(t for t in (render(v, gettext) for v in value) if t)
+        return "; ".join(t for t in (render(v, gettext, ngettext) for v in value) if t)
     if not isinstance(value, dict):
         return str(value)
     if "said" in value:
@@ -72,17 +83,22 @@ def render(value: Any, gettext: Gettext = english) -> str:
         return str(value["text"])
     else:
         return str(value.get("kind", ""))
-    text = _fill(gettext(template), params, gettext)
+    if "plural" in value:
+        translated = ngettext(template, value["plural"], int(value.get("n", 0)))
+        template = english_plural(template, value["plural"], int(value.get("n", 0)))
+    else:
+        translated = gettext(template)
+    text = _fill(translated, params, gettext, ngettext)
     if text is None:  # a translation that names a missing parameter: say it in English
-        text = _fill(template, params, gettext) or template
+        text = _fill(template, params, gettext, ngettext) or template
     if "parts" in value and "said" not in value:
-        text = "; ".join([text] + [render(p, gettext) for p in value["parts"]])
+        text = "; ".join([text] + [render(p, gettext, ngettext) for p in value["parts"]])
     return text
 
 
-def _fill(template: str, params: dict, gettext: Gettext) -> str | None:
-    values = {k: (render(v, gettext) if isinstance(v, (dict, list)) else v)
-              for k, v in params.items() if k not in ("said", "kind", "parts")}
+def _fill(template: str, params: dict, gettext: Gettext, ngettext: Ngettext) -> str | None:
+    values = {k: (render(v, gettext, ngettext) if isinstance(v, (dict, list)) else v)
+              for k, v in params.items() if k not in ("said", "kind", "parts", "plural")}
     try:
         return template % values
     except (KeyError, ValueError, TypeError):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import get_locale, gettext
+from flask_babel import get_locale
 
 from companion import rulebase
 from companion.engine import EngineError, RuleViolation
@@ -13,16 +13,24 @@ from companion.engine.words import render
 
 
 def _translate(msgid: str) -> str:
-    return gettext(msgid) if msgid else msgid
+    from flask_babel import get_translations
+
+    return get_translations().gettext(msgid) if msgid else msgid
 
 
 def lang() -> str:
     return str(get_locale() or "en")
 
 
+def _ngettext(singular: str, plural: str, n: int) -> str:
+    from flask_babel import get_translations
+
+    return get_translations().ngettext(singular, plural, n)
+
+
 def text(value: Any) -> str:
     """A said, an event, a list of them, or a plain value, in the asker's language."""
-    return render(value, _translate)
+    return render(value, _translate, _ngettext)
 
 
 def error_message(exc: EngineError) -> str:

@@ -10,6 +10,7 @@ from hypothesis import given, settings, strategies as st
 
 from companion import engine
 from companion.engine import Actor, BadAction, Forbidden, RuleViolation
+from companion.engine.words import render
 
 HOST = Actor(host=True)
 
@@ -25,8 +26,9 @@ class Game:
 
     def __call__(self, who, **action):
         actor = HOST if who == "host" else Actor(player=self.ids[who])
-        self.state, line = engine.apply(self.state, action, actor, rng=random.Random(7))
-        return line
+        self.state, happened = engine.apply(self.state, action, actor, rng=random.Random(7))
+        # The engine answers with an event (data); the history line is its English words.
+        return render(happened)
 
     def refused(self, who, **action) -> RuleViolation:
         # A deep snapshot, compared by value: apply must not have changed the caller's state
