@@ -21,7 +21,7 @@ from companion.engine.words import N_
 from companion.store import NotFound, StoreError
 
 from .limits import count_unknown_code
-from .words import error_message, text
+from .words import error_message, refusal_parts, text
 
 log = logging.getLogger("companion.errors")
 
@@ -48,7 +48,9 @@ def is_htmx() -> bool:
 def describe(exc: BaseException) -> tuple[int, dict, int | None]:
     """(HTTP status, the error object, seconds for Retry-After or None)."""
     if isinstance(exc, RuleViolation):
-        return exc.status, {**exc.as_dict(), "message": error_message(exc)}, None
+        parts = refusal_parts(exc)
+        return exc.status, {**exc.as_dict(), "message": error_message(exc), "detail": parts["detail"],
+                            "answer": parts["answer"], "answer_lang": parts["answer_lang"]}, None
     if isinstance(exc, EngineError):
         return exc.status, {"message": error_message(exc)}, None
     if isinstance(exc, StoreError):
@@ -91,18 +93,21 @@ def error_response(exc: BaseException, *, code: str | None = None):
     if wants_json():
         response = make_response(jsonify({"error": error}), status)
     elif is_htmx():
-        response = make_response(render_template(
-            "_notice.html", message=error["message"], rule=error.get("rule"),
-            citation=error.get("citation")), status)
+        response = make_response(render_template("_notice.html", **_notice_context(error)), status)
         response.headers["HX-Retarget"] = "#notice"
         response.headers["HX-Reswap"] = "innerHTML"
     else:
-        response = make_response(render_template(
-            "error.html", message=error["message"], rule=error.get("rule"),
-            citation=error.get("citation"), status=status, code=code), status)
+        response = make_response(render_template("error.html", status=status, code=code,
+                                                 **_notice_context(error)), status)
     if retry:
         response.headers["Retry-After"] = str(retry)
     return response
+
+
+def _notice_context(error: dict) -> dict:
+    return {"message": error["message"], "rule": error.get("rule"), "citation": error.get("citation"),
+            "answer": error.get("answer"), "answer_lang": error.get("answer_lang"),
+            "detail": error.get("detail")}
 
 
 def init_app(app: Flask) -> None:

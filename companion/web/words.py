@@ -33,15 +33,28 @@ def text(value: Any) -> str:
     return render(value, _translate, _ngettext)
 
 
+def refusal_parts(exc: EngineError) -> dict:
+    """A refusal in the asker's language, in parts: the rule's sentence (from the rulings,
+    which are in English and Russian; ``answer_lang`` says which one it is in), and what in
+    this game broke it (``detail``, translated in every language)."""
+    detail = text(exc.said) if exc.said else (exc.message or "")
+    if not isinstance(exc, RuleViolation):
+        return {"answer": "", "answer_lang": lang(), "detail": detail}
+    answer, answer_lang = exc.message or exc.rule, "en"
+    if exc.edition:
+        answer, _citation = rulebase.explain(exc.rule, exc.edition, lang=lang())
+        want = rulebase.normalize_lang(lang())
+        answer_lang = "en" if exc.rule in rulebase.missing_translations(want) else want
+    return {"answer": answer, "answer_lang": answer_lang,
+            "detail": text(exc.detail_said) if exc.detail_said else ""}
+
+
 def error_message(exc: EngineError) -> str:
-    """What a refusal or a bad action says, in the asker's language."""
-    if isinstance(exc, RuleViolation):
-        answer = exc.message or exc.rule
-        if exc.edition:
-            answer, _citation = rulebase.explain(exc.rule, exc.edition, lang=lang())
-        detail = text(exc.detail_said) if exc.detail_said else ""
-        return f"{answer} ({detail})" if detail else answer
-    return text(exc.said) if exc.said else exc.message
+    """What a refusal or a bad action says, in the asker's language, in one line."""
+    parts = refusal_parts(exc)
+    if not parts["answer"]:
+        return parts["detail"]
+    return f"{parts['answer']} ({parts['detail']})" if parts["detail"] else parts["answer"]
 
 
 def with_text(event: dict | None) -> dict | None:

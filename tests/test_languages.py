@@ -1,0 +1,234 @@
+"""Every word a player sees, in the player's language (the nine languages the game is published in).
+
+Two checks for each language: its catalog translates every message of the templates and of the
+engine (history lines, refusals, fight and bribe texts), compiled; and a walk through every page
+of a game in full swing (a fight, an offer, a curse, a refusal, the history) finds no English
+sentence. Texts that are English on purpose are marked ``lang="en"`` (a ruling or a card summary
+not yet translated, with a note saying so; a citation of the printed rulebook) and skipped;
+names (players, cards, editions) are facts and removed before looking.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from html.parser import HTMLParser
+
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from companion import ROOT
+from companion.catalog import load_catalog
+from companion.engine.editions import EDITIONS
+from companion.web import LANGUAGES
+
+from .conftest import Table
+
+TRANSLATED = [code for code in LANGUAGES if code != "en"]
+CATALOGS = ROOT / "companion" / "translations"
+
+
+def _po(lang):
+    with (CATALOGS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+def _wanted() -> set:
+    with (ROOT / "babel.cfg").open() as f:
+        method_map, options_map = parse_mapping_cfg(f)
+    return {msgid for _, _, msgid, _, _ in extract_from_dir(str(ROOT), method_map, options_map) if msgid}
+
+
+def test_every_language_the_game_is_published_in_is_offered():
+    assert set(LANGUAGES) == {"en", "ru", "de", "fr", "es", "it", "pl", "pt_BR", "uk"}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_catalog_translates_every_message_and_is_compiled(lang):
+    catalog = _po(lang)
+    known = {m.id for m in catalog if m.id}
+    missing = [m for m in _wanted() if m not in known]
+    assert not missing, f"{lang}: not in the catalog (pybabel update): {missing[:10]}"
+    empty = [m.id for m in catalog if m.id and not all(
+        m.string if isinstance(m.string, (tuple, list)) else (m.string,))]
+    fuzzy = [m.id for m in catalog if m.id and m.fuzzy]
+    assert not empty, f"{lang}: untranslated: {empty[:10]}"
+    assert not fuzzy, f"{lang}: fuzzy: {fuzzy[:10]}"
+    with (CATALOGS / lang / "LC_MESSAGES" / "messages.mo").open("rb") as f:
+        compiled = {m.id for m in read_mo(f) if m.id and m.string}
+    assert known <= compiled, f"{lang}: messages.mo is stale: pybabel compile -d companion/translations"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_placeholders_survive_translation(lang):
+    """A translation that drops or invents a %(name)s would lose a fact or fail to render."""
+    pattern = re.compile(r"%\((\w+)\)[sd]")
+    wrong = []
+    for m in _po(lang):
+        if not m.id or not m.string:
+            continue
+        ids = m.id if isinstance(m.id, (tuple, list)) else (m.id,)
+        strings = m.string if isinstance(m.string, (tuple, list)) else (m.string,)
+        want = set(pattern.findall(ids[-1]))
+        for s in strings:
+            got = set(pattern.findall(s))
+            # A plural form may leave the count out (Russian "одно сокровище"), nothing else.
+            if got - want or (want - got) - {"num", "n"}:
+                wrong.append((m.id, s))
+    assert not wrong, f"{lang}: placeholders differ: {wrong[:5]}"
+
+
+# --- the walk ----------------------------------------------------------------------------------
+
+ENGLISH_GLUE = {"the", "a", "an", "to", "of", "is", "are", "in", "your", "you", "and", "for", "with",
+                "not", "no", "on", "it", "this", "that", "who", "can", "may", "has", "have", "be",
+                "by", "from", "at", "or", "his", "her", "their", "them", "what", "how", "there"}
+WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
+
+
+class _Text(HTMLParser):
+    """The visible text of a page, leaving out scripts, styles and anything marked lang="en"."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+            "track", "wbr"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[bool] = []  # per open element: is its text skipped?
+        self.chunks: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for name in ("aria-label", "placeholder", "title", "alt"):
+            if attrs.get(name) and not (self.stack and self.stack[-1]):
+                self.chunks.append(attrs[name])
+        if tag in self.VOID:
+            return
+        skipped = (self.stack and self.stack[-1]) or tag in ("script", "style", "svg") \
+            or attrs.get("lang") == "en" or tag == "html" and False
+        self.stack.append(bool(skipped))
+
+    def handle_endtag(self, tag):
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if not (self.stack and self.stack[-1]):
+            self.chunks.append(data)
+
+
+def english_sentences(page: str, names: set[str]) -> list[str]:
+    parser = _Text()
+    parser.feed(page)
+    text = html.unescape("\n".join(parser.chunks))
+    for name in sorted(names, key=len, reverse=True):
+        text = text.replace(name, " ")
+    found = []
+    for piece in re.split(r"[.!?;:\n()«»\"“”·—|/]+", text):
+        words = WORD.findall(piece)
+        lowered = [w.lower() for w in words]
+        # Three or more English words in a row, one of them a word only English glues with.
+        if len(words) >= 3 and set(lowered) & ENGLISH_GLUE and \
+                " ".join(words) in re.sub(r"\s+", " ", piece):
+            found.append(piece.strip())
+    return found
+
+
+@pytest.fixture
+def game_in_full_swing(client):
+    table = Table(client)
+    for name, sex in (("Ann", "female"), ("Bob", "male"), ("Cid", "male")):
+        table.join(name, sex)
+    ann, bob = table.ids["Ann"], table.ids["Bob"]
+    table.act("Ann", {"type": "play", "player": ann, "card": {"kind": "item", "name": "Club", "bonus": 2,
+                                                             "slot": "1-hand", "gold": 300}})
+    table.act("Bob", {"type": "play", "player": bob, "card": {"kind": "item", "name": "Hat", "bonus": 1,
+                                                             "slot": "headgear", "gold": 200,
+                                                             "requires": {"race": "elf"}}})
+    table.act("Bob", {"type": "play", "player": bob, "card": {"kind": "curse", "name": "Hex",
+                                                             "duration": "lasting", "bonus": -1}})
+    table.act("Ann", {"type": "level", "player": ann, "delta": 2})
+    table.act("Ann", {"type": "fight", "player": ann,
+                      "monster": {"kind": "monster", "name": "Big Rat", "level": 8, "treasures": 2}})
+    table.act("Ann", {"type": "enhance", "monster": 0, "card": {"kind": "enhancer", "name": "Ancient",
+                                                                "bonus": 10, "treasures": 2}})
+    table.act("Ann", {"type": "offer", "to": bob, "treasures": 1})
+    table.act("Bob", {"type": "level", "player": bob, "delta": -1}, expect=422)
+    names = {"Ann", "Bob", "Cid", "Club", "Hat", "Hex", "Big Rat", "Ancient", table.code, "Munchkin",
+             "Munchkin Companion", "QR"}
+    names |= {e.name for e in EDITIONS.values()}
+    names |= {c["name"] for c in load_catalog().search(None)}
+    return table, names
+
+
+def _phone(client, lang, **cookies):
+    """A phone of its own: the language it chose, and its seat or host cookie."""
+    phone = client.application.test_client()
+    phone.set_cookie("lang", lang)
+    for name, value in cookies.items():
+        phone.set_cookie(name, value)
+    return phone
+
+
+def _pages(client, table, lang):
+    code = table.code
+    ann = _phone(client, lang, **{f"seat_{code}": table.tokens["Ann"]})
+    bob = _phone(client, lang, **{f"seat_{code}": table.tokens["Bob"]})
+    cid = _phone(client, lang, **{f"seat_{code}": table.tokens["Cid"]})
+    host = _phone(client, lang, **{f"host_{code}": table.host_token})
+    stranger = _phone(client, lang)
+    yield "home", stranger.get("/")
+    yield "join", stranger.get(f"/join/{code}")
+    yield "fighter", ann.get(f"/games/{code}")
+    yield "offered", bob.get(f"/games/{code}")
+    yield "bystander", cid.get(f"/games/{code}")
+    yield "host", host.get(f"/games/{code}/host")
+    yield "table", stranger.get(f"/games/{code}/table")
+    yield "history", ann.get(f"/games/{code}/history")
+    yield "calculator", stranger.get("/calculator")
+    yield "rules", stranger.get("/rules")
+    yield "refusal", bob.post(f"/games/{code}/act", data={"type": "level", "player": table.ids["Bob"],
+                                                          "delta": "-1"})
+    yield "refusal in place", bob.post(f"/games/{code}/act", headers={"HX-Request": "true"},
+                                       data={"type": "level", "player": table.ids["Bob"], "delta": "-1"})
+    yield "unknown game", stranger.get("/games/NOSUCH9")
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_a_walk_through_every_page_finds_no_english_sentence(client, game_in_full_swing, lang):
+    table, names = game_in_full_swing
+    leftovers = {}
+    for page, response in _pages(client, table, lang):
+        assert response.status_code < 500, page
+        assert response.status_code in (200, 400, 404, 422), (page, response.status_code)
+        found = english_sentences(response.get_data(as_text=True), names)
+        if found:
+            leftovers[page] = found[:5]
+    assert not leftovers, f"{lang}: English on the pages: {leftovers}"
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_the_api_speaks_the_askers_language(client, game_in_full_swing, lang):
+    table, names = game_in_full_swing
+    headers = {"Authorization": f"Bearer {table.tokens['Bob']}", "Accept-Language": lang.replace("_", "-")}
+    refused = client.post(f"/api/games/{table.code}/actions", headers=headers,
+                          json={"type": "level", "player": table.ids["Bob"], "delta": -1}).get_json()["error"]
+    assert refused["rule"] == "level-minimum" and refused["detail"]
+    assert not english_sentences(f"<p>{refused['detail']}</p>", names), refused
+    done = client.post(f"/api/games/{table.code}/actions", headers=headers,
+                       json={"type": "gear", "player": table.ids["Bob"], "delta": 1}).get_json()
+    assert done["event"]["kind"] and not english_sentences(f"<p>{done['event']['text']}</p>", names), done["event"]
+    history = client.get(f"/api/games/{table.code}/history", headers=headers).get_json()["events"]
+    lines = "".join(f"<p>{e['text']}</p>" for e in history)
+    assert not english_sentences(lines, names), lines
+
+
+def test_the_detector_finds_english(client, game_in_full_swing):
+    """The walk above can fail: an English page is full of English sentences."""
+    table, names = game_in_full_swing
+    page = _phone(client, "en", **{f"seat_{table.code}": table.tokens["Bob"]}).get(f"/games/{table.code}")
+    assert page.status_code == 200
+    assert len(english_sentences(page.get_data(as_text=True), names)) > 5
