@@ -1,24 +1,9 @@
 // Small glue around htmx: connection banner, catch-up on wake, theme, keeping the screen awake.
 (function () {
   "use strict";
-  var ru = document.documentElement.lang === "ru";
-  var T = ru ? {
-    lost: "Нет связи, переподключаемся…",
-    back: "Снова на связи",
-    unsent: "Не отправлено: нет связи. Попробуйте ещё раз.",
-    lock: "Экран не гаснет (Wake Lock)",
-    video: "Экран не гаснет: играет беззвучное видео",
-    tap: "Чтобы экран не гас, коснитесь экрана один раз (беззвучное видео)",
-    none: "Браузер может погасить экран"
-  } : {
-    lost: "Connection lost, reconnecting…",
-    back: "Back online",
-    unsent: "Not sent: no connection. Try again.",
-    lock: "Screen stays awake (Wake Lock)",
-    video: "Screen kept awake by a silent video",
-    tap: "Screen kept awake by a silent video: tap once to start",
-    none: "Your browser may let the screen sleep"
-  };
+  // The words this script shows come with the page, in the page's language (base.html).
+  var T = {};
+  try { T = JSON.parse(document.getElementById("script-words").textContent); } catch (e) { T = {}; }
   var banner = null, lostAt = 0, hideTimer = null;
 
   function show(text, ok) {
@@ -202,4 +187,14 @@
     document.addEventListener("touchend", start, true);
   }
   document.addEventListener("DOMContentLoaded", keepAwake);
+
+  // A tap that cannot be taken back easily asks first (data-confirm on the button or form).
+  document.addEventListener("submit", function (event) {
+    var button = event.submitter, form = event.target;
+    var question = (button && button.getAttribute("data-confirm")) || form.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+    }
+  }, true);
 })();
