@@ -12,9 +12,9 @@ from companion.engine import editions, rulebook
 from companion.engine.errors import RuleViolation
 
 ENGINE = Path(__file__).resolve().parents[1] / "companion" / "engine"
-RAISED = sorted({m for path in ENGINE.glob("*.py")
+RAISED = sorted({m for path in ENGINE.rglob("*.py")
                  for m in re.findall(r'RuleViolation\(\s*"([a-z0-9-]+)"', path.read_text())}
-                | {m for path in ENGINE.glob("*.py")
+                | {m for path in ENGINE.rglob("*.py")
                    for m in re.findall(r'"rule":\s*"([a-z0-9-]+)"', path.read_text())})
 
 

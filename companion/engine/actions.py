@@ -16,13 +16,17 @@ from . import editions, reducers, rulebook  # noqa: F401  (importing reducers re
 from .core import AFTER_WIN, REDUCERS, Actor, CardResolver, Context, _default_resolver
 from .errors import BadAction, Forbidden, RuleViolation
 from .state import find_player
+from .words import N_
 
 __all__ = ["Actor", "REDUCERS", "apply", "check"]
 
 
 def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | None = None,
-          rng: random.Random | None = None) -> tuple[dict, str]:
-    """Apply one action to a copy of ``state``; return (new state, history line).
+          rng: random.Random | None = None) -> tuple[dict, dict]:
+    """Apply one action to a copy of ``state``; return (new state, event).
+
+    The event is data (``words.py``): ``words.render(event)`` is its history line in English,
+    the web layer says it in the reader's language.
 
     ``action`` is a dict (JSON from the API, or what a form becomes) or an action model; it
     is parsed first (``action_models.parse_action``), so a malformed one is a ``BadAction``
@@ -34,20 +38,21 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
     action = parse_action(action).data()
     kind = action["type"]
     if kind not in REDUCERS:
-        raise BadAction(f"Unknown action type {kind!r}.")
+        raise BadAction(N_("Unknown action type %(type)s."), type=repr(kind)[:60])
     if not actor.seated:
-        raise Forbidden("Join the game first: only seated players and the host can act.")
+        raise Forbidden(N_("Join the game first: only seated players and the host can act."))
     edition = editions.get(state["edition"])
     ctx = Context(edition=edition, resolve=resolve or _default_resolver, rng=rng or random.Random())
     new = copy.deepcopy(state)
     try:
         if new["winners"] and kind not in AFTER_WIN:
             names = ", ".join(find_player(new, w)["name"] for w in new["winners"])
-            raise RuleViolation("game-over", f"{names} already won")
-        text = REDUCERS[kind](new, action, actor, ctx)
+            raise RuleViolation("game-over", N_("%(names)s already won"), names=names,
+                                players=list(new["winners"]))
+        happened = REDUCERS[kind](new, action, actor, ctx)
     except RuleViolation as violation:
         raise rulebook.fill(violation, edition.id)
-    return new, text
+    return new, happened
 
 
 def check(state: dict, action: Any, actor: Actor, **kwargs) -> dict:
@@ -56,4 +61,6 @@ def check(state: dict, action: Any, actor: Actor, **kwargs) -> dict:
         apply(state, action, actor, **kwargs)
     except RuleViolation as v:
         return {"allowed": False, **v.as_dict()}
-    return {"allowed": True, "message": "Allowed.", "rule": None, "citation": None}
+    # The verdict's words are English here, like a refusal's ``message``; the web layer says
+    # them in the asker's language.
+    return {"allowed": True, "message": N_("Allowed."), "rule": None, "citation": None}

@@ -18,10 +18,18 @@ from .state import (
     find_player, seat_order,
 )
 from .vocab import LIVE_STAGES
+from .words import N_, event, event_words, said
 
 MAX_LEVEL = 10
-SOURCE_WORDS = {"kill": "killed a monster", "card": "Go Up a Level card", "sell": "sold items",
-                "adjust": "adjusted"}
+# Why a level moved, as the end of a level line ("Ann: level 3 to 4, killed a monster").
+SOURCE_WORDS = {"kill": N_("killed a monster"), "card": N_("Go Up a Level card"),
+                "sell": N_("sold items"), "adjust": N_("adjusted")}
+# Why a level may not become the winning one: one whole sentence per way of getting there.
+LEVEL_TEN_WORDS = {
+    "card": N_("%(name)s would reach level %(level)s with a Go Up a Level card"),
+    "sell": N_("%(name)s would reach level %(level)s by selling items"),
+    "adjust": N_("%(name)s would reach level %(level)s by adjusting the level"),
+}
 
 
 @dataclass(frozen=True)
@@ -50,7 +58,7 @@ def _default_resolver(spec: Any, house_cards: list) -> dict:
     return resolve_card(spec, house_cards=house_cards)
 
 
-Reducer = Callable[[dict, dict, Actor, "Context"], str]
+Reducer = Callable[[dict, dict, Actor, "Context"], dict]  # returns an event (words.py)
 REDUCERS: dict[str, Reducer] = {}
 # Actions that may still be taken once somebody has won (the history stays honest).
 AFTER_WIN = {"set_sex", "set_hand", "remove_player", "lock_table"}
@@ -64,7 +72,7 @@ class Context:
 
     def card(self, state: dict, spec: Any) -> dict:
         if spec is None:
-            raise BadAction("'card' is required: a catalog id or a card.")
+            raise BadAction(N_("'card' is required: a catalog id or a card."))
         return self.resolve(spec, state.get("house_cards", []))
 
 
@@ -80,7 +88,7 @@ def reducer(name: str):
 def own(state: dict, action: dict, actor: Actor, field: str = "player") -> dict:
     player = find_player(state, action.get(field), field)
     if not actor.may_act_for(player["id"]):
-        raise Forbidden(f"Only {player['name']} or the host can do that for {player['name']}.")
+        raise Forbidden(N_("Only %(name)s or the host can do that for %(name)s."), name=player["name"])
     return player
 
 
@@ -91,29 +99,35 @@ def in_fight(state: dict) -> bool:
 
 def current_fight(state: dict) -> dict:
     if not in_fight(state):
-        raise RuleViolation("no-combat", "nobody is fighting right now")
+        raise RuleViolation("no-combat", N_("nobody is fighting right now"))
     return state["combat"]
 
 
 def set_level(state: dict, player: dict, new_level: int, source: str) -> None:
     """Move a level by the rules: never below 1, the winning level only by a kill."""
     if new_level < 1:
-        raise RuleViolation("level-minimum", f"{player['name']} is level {player['level']}")
+        raise RuleViolation("level-minimum", N_("%(name)s is level %(level)s"),
+                            name=player["name"], level=player["level"])
     if new_level >= MAX_LEVEL and source != "kill":
-        raise RuleViolation("level-ten-needs-kill",
-                            f"{player['name']} would reach level {MAX_LEVEL} by {SOURCE_WORDS[source]}")
+        raise RuleViolation("level-ten-needs-kill", LEVEL_TEN_WORDS[source],
+                            name=player["name"], level=MAX_LEVEL)
     if player["dead"] and new_level > player["level"]:
-        raise RuleViolation("dead-no-cards", f"{player['name']} is dead until the next turn")
+        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"])
     player["level"] = min(new_level, MAX_LEVEL)
     if player["level"] == MAX_LEVEL and player["id"] not in state["winners"]:
         state["winners"].append(player["id"])
 
 
-def level_line(player: dict, old: int, source: str) -> str:
-    line = f"{player['name']}: level {old} to {player['level']}, {SOURCE_WORDS[source]}"
-    if player["level"] == MAX_LEVEL:
-        line += f". {player['name']} wins the game!"
-    return line
+event_words("level", N_("%(name)s: level %(old)s to %(new)s, %(why)s"))
+event_words("level_win", N_("%(name)s: level %(old)s to %(new)s, %(why)s. %(name)s wins the game!"))
+
+
+def level_event(player: dict, old: int, source: str, why: str | dict | None = None) -> dict:
+    """The event of a level that moved (after ``set_level``): ``why`` is a said, or a card's
+    name (a Go Up a Level card names itself); by default the words for ``source``."""
+    kind = "level_win" if player["level"] == MAX_LEVEL else "level"
+    return event(kind, player=player["id"], name=player["name"], old=old, new=player["level"],
+                 source=source, why=why if why is not None else said(SOURCE_WORDS[source]))
 
 
 def next_turn(state: dict) -> int | None:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from .words import N_
+
 
 @dataclass(frozen=True)
 class Edition:
     id: str
-    name: str
+    name: str  # a msgid (N_): shown as ``said(edition.name)``, in the reader's language
     rulebook: str  # how citations name the rulebook
     races: tuple[str, ...]
     classes: tuple[str, ...]
@@ -45,7 +47,7 @@ EDITIONS: dict[str, Edition] = {
     e.id: e
     for e in (
         Edition(
-            id="classic", name="Munchkin (classic)", rulebook="Munchkin (classic rules)",
+            id="classic", name=N_("Munchkin (classic)"), rulebook="Munchkin (classic rules)",
             races=("elf", "dwarf", "halfling"), classes=("warrior", "wizard", "thief", "cleric"),
             half_breed=True, super_munchkin=True, dead_redraw=2, elf_helper_levels=True,
             variants=("faster_play",), lone_card_sheds_drawbacks=False,
@@ -53,25 +55,25 @@ EDITIONS: dict[str, Edition] = {
             notes=("older text: a dead player draws two from each deck",),
         ),
         Edition(
-            id="oz", name="Munchkin Oz", rulebook="Munchkin Oz",
+            id="oz", name=N_("Munchkin Oz"), rulebook="Munchkin Oz",
             races=(), classes=("professor", "wizard", "royalty", "soldier"),
             half_breed=False, super_munchkin=True, allies=True, default_race=None,
         ),
         Edition(
-            id="spell-skool", big_item_limit=False, name="Munchkin Spell Skool", rulebook="Munchkin Spell Skool",
+            id="spell-skool", big_item_limit=False, name=N_("Munchkin Spell Skool"), rulebook="Munchkin Spell Skool",
             races=(), classes=("chess-club", "forbidden-magic-club", "potions-club", "sports-club"),
             # its rulebook has no Super Munchkin section and no optional rules
             half_breed=False, super_munchkin=False, min_players=3, max_players=4,
             grouping_tags=("undead",), default_race=None, class_word="club", variants=(),
         ),
         Edition(
-            id="russia", name="Munchkin Russia", rulebook="Munchkin Russia",
+            id="russia", name=N_("Munchkin Russia"), rulebook="Munchkin Russia",
             races=(), classes=("cossack", "oligarch", "athlete", "hacker"),
             half_breed=False, super_munchkin=True, charity_oligarchs_first=True,
             grouping_tags=("babushka", "wolf", "undead", "dragon"), default_race=None,
         ),
         Edition(
-            id="tails", big_item_limit=False, name="Munchkin Tails", rulebook="Munchkin Tails",
+            id="tails", big_item_limit=False, name=N_("Munchkin Tails"), rulebook="Munchkin Tails",
             races=("human", "dog", "fox", "mouse", "pony"),
             classes=("warrior", "wizard", "thief", "cleric"),
             half_breed=True, super_munchkin=True, forced_help_never_wins=True,

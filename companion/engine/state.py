@@ -13,6 +13,7 @@ from typing import Any
 from . import character, combat, editions, help as helping, rulebook, sheet as sheet_rules
 from .errors import BadAction, RuleViolation
 from .vocab import SEXES
+from .words import N_, said, said_plural
 
 MAX_NAME = 40
 LOG_KEEP = 50
@@ -20,9 +21,8 @@ LOG_KEEP = 50
 
 def new_game(code: str, edition_id: str) -> dict:
     if edition_id not in editions.EDITIONS:
-        raise BadAction(
-            f"Unknown edition {edition_id!r}: choose one of {', '.join(editions.EDITIONS)}."
-        )
+        raise BadAction(N_("Unknown edition %(edition)s: choose one of %(editions)s."),
+                        edition=repr(edition_id)[:60], editions=", ".join(editions.EDITIONS))
     return {
         "code": code,
         "edition": edition_id,
@@ -44,15 +44,16 @@ def clean_name(value: Any) -> str:
     """A player's name as shown: invisible format characters (zero-width, bidi controls) and
     control characters removed, runs of spaces folded. Lone surrogates are refused."""
     if not isinstance(value, str) or not value.strip():
-        raise BadAction("A player needs a name.")
+        raise BadAction(N_("A player needs a name."))
     if any("\ud800" <= ch <= "\udfff" for ch in value):
-        raise BadAction("A name must be valid text (it has a broken character).")
+        raise BadAction(N_("A name must be valid text (it has a broken character)."))
     visible = "".join(ch for ch in value if unicodedata.category(ch) not in ("Cf", "Cc", "Co", "Cs"))
     name = " ".join(visible.split())
     if not name:
-        raise BadAction("A player needs a name.")
+        raise BadAction(N_("A player needs a name."))
     if len(name) > MAX_NAME:
-        raise BadAction(f"A name may have at most {MAX_NAME} characters.")
+        raise BadAction(said_plural(N_("A name may have at most %(n)s character."),
+                                    N_("A name may have at most %(n)s characters."), MAX_NAME))
     return name
 
 
@@ -69,7 +70,7 @@ def name_taken(state: dict, name: str, *, besides: dict | None = None) -> bool:
 
 def clean_sex(value: Any) -> str:
     if value not in SEXES:
-        raise BadAction("Sex must be 'male' or 'female'.")
+        raise BadAction(N_("Sex must be 'male' or 'female'."))
     return value
 
 
@@ -85,11 +86,11 @@ def add_player(state: dict, name: Any, sex: Any, *, phone: bool = True) -> int:
     edition = editions.get(state["edition"])
     if len(state["players"]) >= edition.max_players:
         raise rulebook.fill(RuleViolation(
-            "player-count", f"{edition.name} is for {edition.min_players} to {edition.max_players} players"),
-            edition.id)
+            "player-count", N_("%(edition)s is for %(lo)s to %(hi)s players"),
+            edition=said(edition.name), lo=edition.min_players, hi=edition.max_players), edition.id)
     if name_taken(state, name):
-        raise BadAction(f"There is already a player called {name} (or a name that looks the same); "
-                        "pick another name.")
+        raise BadAction(N_("There is already a player called %(name)s (or a name that looks the same); "
+                           "pick another name."), name=name)
     pid = next_id(state)
     state["players"].append({
         "id": pid, "name": name, "sex": sex, "level": 1, "gear_adjust": 0,
@@ -102,44 +103,46 @@ def add_player(state: dict, name: Any, sex: Any, *, phone: bool = True) -> int:
 
 def find_player(state: dict, pid: Any, field: str = "player") -> dict:
     if isinstance(pid, bool) or not isinstance(pid, int):
-        raise BadAction(f"'{field}' must be a player id (a whole number).")
+        raise BadAction(N_("'%(field)s' must be a player id (a whole number)."), field=field)
     for player in state["players"]:
         if player["id"] == pid:
             return player
-    raise BadAction(f"There is no player {pid} at this table.")
+    raise BadAction(N_("There is no player %(player)s at this table."), player=pid)
 
 
 def find_card(player: dict, iid: Any, field: str = "instance") -> dict:
     if isinstance(iid, bool) or not isinstance(iid, int):
-        raise BadAction(f"'{field}' must be a card instance id (a whole number).")
+        raise BadAction(N_("'%(field)s' must be a card instance id (a whole number)."), field=field)
     for entry in player["cards"]:
         if entry["iid"] == iid:
             return entry
-    raise BadAction(f"{player['name']} has no card {iid} in front of them.")
+    raise BadAction(N_("%(name)s has no card %(instance)s in front of them."),
+                    name=player["name"], player=player["id"], instance=iid)
 
 
 def int_field(action: dict, field: str, lo: int, hi: int, default: Any = ...) -> int:
     value = action.get(field, default)
     if value is ...:
-        raise BadAction(f"'{field}' is required.")
+        raise BadAction(N_("'%(field)s' is required."), field=field)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadAction(f"'{field}' must be a whole number.")
+        raise BadAction(N_("'%(field)s' must be a whole number."), field=field)
     if not lo <= value <= hi:
-        raise BadAction(f"'{field}' must be between {lo} and {hi}.")
+        raise BadAction(N_("'%(field)s' must be between %(lo)s and %(hi)s."), field=field, lo=lo, hi=hi)
     return value
 
 
 def bool_field(action: dict, field: str, default: Any = ...) -> bool:
     value = action.get(field, default)
     if not isinstance(value, bool):
-        raise BadAction(f"'{field}' must be true or false.")
+        raise BadAction(N_("'%(field)s' must be true or false."), field=field)
     return value
 
 
 def choice_field(action: dict, field: str, choices: tuple, default: Any = ...) -> str:
     value = action.get(field, default)
     if value not in choices:
-        raise BadAction(f"'{field}' must be one of: {', '.join(map(str, choices))}.")
+        raise BadAction(N_("'%(field)s' must be one of: %(choices)s."), field=field,
+                        choices=", ".join(map(str, choices)))
     return value
 
 
@@ -201,7 +204,7 @@ def public_state(state: dict) -> dict:
         players.append(view)
     out["players"] = players
     out["combat"] = combat_view(state)
-    out["edition_name"] = edition.name
+    out["edition_name"] = said(edition.name)  # the web layer says it in the reader's language
     # What the edition has, so pages offer only what its rules allow.
     out["features"] = {"allies": edition.allies, "races": bool(edition.races),
                        "half_breed": edition.half_breed, "super_munchkin": edition.super_munchkin,

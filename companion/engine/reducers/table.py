@@ -1,12 +1,21 @@
-"""The table (issue 2): levels, gear, turns, hands, optional rules, names, seats."""
+"""The table (issue 2): levels, gear, turns, hands, optional rules, names, seats.
+
+Each reducer returns an event (``words.py``); the sentence of each kind is registered next to
+the reducer that emits it.
+"""
 
 from __future__ import annotations
 
 from .. import sheet
-from ..core import begin_turn, in_fight, level_line, next_turn, own, reducer, set_level
+from ..core import begin_turn, in_fight, level_event, next_turn, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..state import bool_field, choice_field, clean_name, clean_sex, find_player, int_field, name_taken
 from ..vocab import LEVEL_SOURCES
+from ..words import N_, event, event_words, said, said_plural
+
+# The optional rules as the history names them.
+VARIANT_WORDS = {"listen_at_the_door": N_("listen at the door"), "shared_victory": N_("shared victory"),
+                 "faster_play": N_("faster play")}
 
 
 @reducer("level")
@@ -14,11 +23,15 @@ def _level(state, action, actor, ctx):
     player = own(state, action, actor)
     delta = int_field(action, "delta", -9, 9)
     if delta == 0:
-        raise BadAction("'delta' must not be 0.")
+        raise BadAction(N_("'delta' must not be 0."))
     source = choice_field(action, "source", LEVEL_SOURCES, "adjust")
     old = player["level"]
     set_level(state, player, old + delta, source)
-    return level_line(player, old, source)
+    return level_event(player, old, source)
+
+
+event_words("gear", N_("%(name)s: gear bonus adjusted by +%(delta)s"))
+event_words("gear_down", N_("%(name)s: gear bonus adjusted by %(delta)s"))  # delta < 0 says its sign
 
 
 @reducer("gear")
@@ -27,9 +40,14 @@ def _gear(state, action, actor, ctx):
     delta = int_field(action, "delta", -50, 50)
     old = player["gear_adjust"]
     if not -99 <= old + delta <= 99:
-        raise BadAction("A gear adjustment stays between -99 and 99.")
+        raise BadAction(N_("A gear adjustment stays between %(lo)s and %(hi)s."), lo=-99, hi=99)
     player["gear_adjust"] = old + delta
-    return f"{player['name']}: gear bonus adjusted by {delta:+d}"
+    return event("gear" if delta >= 0 else "gear_down", player=player["id"], name=player["name"],
+                 delta=delta, total=player["gear_adjust"])
+
+
+event_words("sex_male", N_("%(name)s: now male"))
+event_words("sex_female", N_("%(name)s: now female"))
 
 
 @reducer("set_sex")
@@ -37,43 +55,54 @@ def _set_sex(state, action, actor, ctx):
     player = own(state, action, actor)
     sex = clean_sex(action.get("sex"))
     player["sex"] = sex
-    return f"{player['name']}: now {sex}"
+    return event("sex_" + sex, player=player["id"], name=player["name"], sex=sex)
+
+
+event_words("set_turn", N_("Turn: %(name)s"))
 
 
 @reducer("set_turn")
 def _set_turn(state, action, actor, ctx):
     target = find_player(state, action.get("player"))
     if not actor.host and actor.player != state["turn"]:
-        raise RuleViolation("turn-pass", "only the player whose turn it is, or the host, passes it on")
+        raise RuleViolation("turn-pass", N_("only the player whose turn it is, or the host, passes it on"))
     if in_fight(state):
-        raise RuleViolation("one-fight-at-a-time", "finish the fight before the turn moves on")
+        raise RuleViolation("one-fight-at-a-time", N_("finish the fight before the turn moves on"))
     begin_turn(state, target["id"])
-    return f"Turn: {target['name']}"
+    return event("set_turn", player=target["id"], name=target["name"])
+
+
+event_words("end_turn", N_("%(name)s ends the turn"))
 
 
 @reducer("end_turn")
 def _end_turn(state, action, actor, ctx):
     player = own(state, action, actor)
     if state["turn"] != player["id"]:
-        raise RuleViolation("turn-pass", f"it is not {player['name']}'s turn")
+        raise RuleViolation("turn-pass", N_("it is not %(name)s's turn"), name=player["name"])
     if in_fight(state):
-        raise RuleViolation("one-fight-at-a-time", "finish the fight before ending the turn")
-    lines = [f"{player['name']} ends the turn"]
+        raise RuleViolation("one-fight-at-a-time", N_("finish the fight before ending the turn"))
     order = action.get("bigger_share")
     if order is not None and not (isinstance(order, list) and all(
             isinstance(pid, int) and not isinstance(pid, bool) for pid in order)):
-        raise BadAction("'bigger_share' must be a list of player ids.")
+        raise BadAction(N_("'bigger_share' must be a list of player ids."))
     charity = sheet.charity(state, player, ctx.edition, order=order)
+    charity_said = None
     if charity["excess"]:
         player["hand"] -= charity["excess"]
         for pid, count in charity["gifts"].items():
             find_player(state, pid)["hand"] += count
-        lines.append(charity["text"])
+        charity_said = charity["text"]
     following = next_turn(state)
+    next_said = None
     if following is not None:
         begin_turn(state, following)
-        lines.append(f"turn: {find_player(state, following)['name']}")
-    return "; ".join(lines)
+        next_said = said(N_("turn: %(name)s"), player=following, name=find_player(state, following)["name"])
+    return event("end_turn", charity_said, next_said, player=player["id"], name=player["name"],
+                 next=following)
+
+
+event_words("set_hand", N_("%(name)s: %(cards)s"))
 
 
 @reducer("set_hand")
@@ -81,19 +110,28 @@ def _set_hand(state, action, actor, ctx):
     player = own(state, action, actor)
     count = int_field(action, "count", 0, 60)
     if player["dead"] and count > player["hand"]:
-        raise RuleViolation("dead-no-cards", f"{player['name']} is dead until the next turn")
+        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"])
     player["hand"] = count
-    return f"{player['name']}: {count} cards in hand"
+    return event("set_hand", player=player["id"], name=player["name"], count=count,
+                 cards=said_plural(N_("%(n)s card in hand"), N_("%(n)s cards in hand"), count))
+
+
+event_words("variant_on", N_("Optional rule %(rule)s: on"))
+event_words("variant_off", N_("Optional rule %(rule)s: off"))
 
 
 @reducer("set_variant")
 def _set_variant(state, action, actor, ctx):
     if not actor.host:
-        raise Forbidden("Only the host chooses the optional rules.")
+        raise Forbidden(N_("Only the host chooses the optional rules."))
     name = choice_field(action, "variant", ctx.edition.variants)
     on = bool_field(action, "on")
     state.setdefault("variants", {})[name] = on
-    return f"Optional rule {name.replace('_', ' ')}: {'on' if on else 'off'}"
+    return event("variant_on" if on else "variant_off", variant=name, on=on,
+                 rule=said(VARIANT_WORDS[name]))
+
+
+event_words("rename", N_("%(old)s is now called %(name)s"))
 
 
 @reducer("rename")
@@ -101,9 +139,13 @@ def _rename(state, action, actor, ctx):
     player = own(state, action, actor)
     name = clean_name(action.get("name"))
     if name_taken(state, name, besides=player):
-        raise BadAction(f"There is already a player called {name} (or a name that looks the same).")
+        raise BadAction(N_("There is already a player called %(name)s (or a name that looks the same)."),
+                        name=name)
     old, player["name"] = player["name"], name
-    return f"{old} is now called {name}"
+    return event("rename", player=player["id"], old=old, name=name)
+
+
+event_words("remove_player", N_("The host removes %(name)s from the table"))
 
 
 @reducer("remove_player")
@@ -111,7 +153,7 @@ def _remove_player(state, action, actor, ctx):
     """The host takes a seat away (a stranger who joined, a friend who went home): the
     player's token stops working at once and their cards leave the table with them."""
     if not actor.host:
-        raise Forbidden("Only the host can remove a player from the table.")
+        raise Forbidden(N_("Only the host can remove a player from the table."))
     player = find_player(state, action.get("player"))
     following = next_turn(state) if state["turn"] == player["id"] else state["turn"]
     fight = state.get("combat")
@@ -125,14 +167,18 @@ def _remove_player(state, action, actor, ctx):
     state["turn"] = following if state["players"] else None
     if following == player["id"]:  # they were the only player left
         state["turn"] = None
-    return f"The host removes {player['name']} from the table"
+    return event("remove_player", player=player["id"], name=player["name"])
+
+
+event_words("lock_table", N_("The host locks the table: nobody else can join"))
+event_words("unlock_table", N_("The host unlocks the table"))
 
 
 @reducer("lock_table")
 def _lock_table(state, action, actor, ctx):
     """A locked table takes no new joins (the host can still seat a phoneless player)."""
     if not actor.host:
-        raise Forbidden("Only the host can lock or unlock the table.")
+        raise Forbidden(N_("Only the host can lock or unlock the table."))
     locked = bool_field(action, "locked")
     state["locked"] = locked
-    return "The host locks the table: nobody else can join" if locked else "The host unlocks the table"
+    return event("lock_table" if locked else "unlock_table")
