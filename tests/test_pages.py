@@ -97,7 +97,7 @@ def test_the_end_turn_button_shows_charity_before_the_player_commits(client):
     table.act("Ann", {"type": "set_hand", "player": ann["player_id"], "count": 7})
     client.set_cookie(f"seat_{table.code}", ann["token"])
     html = client.get(f"/games/{table.code}").get_data(as_text=True)
-    assert "Charity: 2 to Bob" in html
+    assert "Charity: 2 cards to Bob" in html
 
 
 def test_redirects_after_a_form_stay_on_this_site(client):

@@ -13,6 +13,7 @@ from typing import Any, Iterable
 
 from .editions import Edition
 from .errors import BadAction, RuleViolation
+from .words import N_, said, said_plural
 
 Card = dict[str, Any]
 Player = dict[str, Any]
@@ -20,7 +21,14 @@ Effect = dict[str, Any]
 
 HAND_SLOTS = {"1-hand": 1, "2-hands": 2}
 SINGLE_SLOTS = ("headgear", "armor", "footgear")
-SLOT_WORDS = {"headgear": "headgear", "armor": "armor", "footgear": "footgear"}
+# why an equipped item does not count: its slot is taken (one sentence per slot, for translators)
+SLOT_TAKEN = {"headgear": N_("another headgear is already equipped"),
+              "armor": N_("another armor is already equipped"),
+              "footgear": N_("another footgear is already equipped")}
+# why an item cannot be equipped: the player already wears another in its slot
+SLOT_WORN = {"headgear": N_("%(name)s already wears %(card)s as headgear"),
+             "armor": N_("%(name)s already wears %(card)s as armor"),
+             "footgear": N_("%(name)s already wears %(card)s as footgear")}
 # kinds whose effects belong to the player while the card lies in front of them
 CHARACTER_KINDS = ("race", "class", "ally", "curse")
 
@@ -39,12 +47,15 @@ def card_slug(card: Card) -> str:
 
 
 def title(slug: str) -> str:
-    """``"chess-club"`` -> ``"Chess Club"``, for sentences."""
+    """``"chess-club"`` -> ``"Chess Club"``: a race or class named in a sentence (a card's
+    name, a fact: never translated)."""
     return " ".join(w.capitalize() for w in slug.split("-"))
 
 
-def article(word: str) -> str:
-    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+def a_or_an(word: str, with_a: str, with_an: str) -> str:
+    """The msgid of the two whose English article fits ``word`` ("a Wizard", "an Elf"); both
+    are whole sentences, so a language without articles translates them alike."""
+    return with_an if word[:1].lower() in "aeiou" else with_a
 
 
 def as_list(value: Any) -> list:
@@ -54,8 +65,9 @@ def as_list(value: Any) -> list:
     return list(value) if isinstance(value, (list, tuple, set)) else [value]
 
 
-def player_name(player: Player) -> str:
-    return player.get("name") or f"Player {player.get('id', '?')}"
+def player_name(player: Player) -> str | dict:
+    """The player's name, or (a nameless test player) a said naming them by id."""
+    return player.get("name") or said(N_("Player %(id)s"), id=player.get("id", "?"))
 
 
 def cards_of(player: Player, *kinds: str) -> list[dict]:
@@ -116,8 +128,8 @@ def free_class(player: Player, edition: Edition) -> str | None:
 # ---------------------------------------------------------------- items
 
 
-def usable(item: Card, player: Player, edition: Edition) -> str | None:
-    """None when the player may use the item now, else the reason in a short sentence.
+def usable(item: Card, player: Player, edition: Edition) -> dict | None:
+    """None when the player may use the item now, else the reason as a said (a short clause).
 
     A lone race with Half-Breed (class with Super Munchkin) keeps the right to class-only
     items and loses the ban on forbidden ones, in the editions that say so.
@@ -127,20 +139,38 @@ def usable(item: Card, player: Player, edition: Edition) -> str | None:
     for key, value in req.items():
         wanted = as_list(value)
         if key == "race" and not set(wanted) & set(my_races):
-            return "only " + " or ".join(article(title(w)) for w in wanted) + " can use it"
+            return _only(wanted)
         if key == "class" and not set(wanted) & set(my_classes):
-            return "only " + " or ".join(article(title(w)) for w in wanted) + " can use it"
+            return _only(wanted)
         if key == "sex" and player.get("sex") not in wanted:
-            return "only " + " or ".join(article(w) for w in wanted) + " character can use it"
+            if wanted == ["female"]:
+                return said(N_("only a female character can use it"))
+            if wanted == ["male"]:
+                return said(N_("only a male character can use it"))
+            return said(N_("this character cannot use it"))
         if key == "not_race":
             banned = (set(wanted) & set(my_races)) - {free_race(player, edition)}
             if banned:
-                return f"{article(title(sorted(banned)[0]))} cannot use it"
+                return _banned(title(sorted(banned)[0]))
         if key == "not_class":
             banned = (set(wanted) & set(my_classes)) - {free_class(player, edition)}
             if banned:
-                return f"{article(title(sorted(banned)[0]))} cannot use it"
+                return _banned(title(sorted(banned)[0]))
     return None
+
+
+def _only(wanted: list) -> dict:
+    """Only the race(s) or class(es) ``wanted`` (slugs) can use the item."""
+    if len(wanted) == 1:
+        who = title(wanted[0])
+        return said(a_or_an(who, N_("only a %(who)s can use it"), N_("only an %(who)s can use it")),
+                    who=who)
+    return said(N_("only one of these can use it: %(who)s"),
+                who=", ".join(title(w) for w in wanted))
+
+
+def _banned(who: str) -> dict:
+    return said(a_or_an(who, N_("a %(who)s cannot use it"), N_("an %(who)s cannot use it")), who=who)
 
 
 def item_rows(player: Player, edition: Edition) -> list[dict]:
@@ -157,18 +187,18 @@ def item_rows(player: Player, edition: Edition) -> list[dict]:
         slot = card.get("slot") or "other"
         why = None
         if not entry.get("equipped"):
-            why = "carried, not equipped"
+            why = said(N_("carried, not equipped"))
         else:
             why = usable(card, player, edition)
             if why is None:
                 if slot in used:
                     if used[slot] >= 1:
-                        why = f"another {SLOT_WORDS[slot]} is already equipped"
+                        why = said(SLOT_TAKEN[slot])
                     else:
                         used[slot] += 1
                 elif slot in HAND_SLOTS:
                     if hands + HAND_SLOTS[slot] > 2:
-                        why = "no free hand for it"
+                        why = said(N_("no free hand for it"))
                     else:
                         hands += HAND_SLOTS[slot]
         rows.append({
@@ -343,67 +373,81 @@ def check_play(player: Player, card: Card, edition: Edition) -> None:
     """Refuse (RuleViolation) a card the rules do not let this player put in front of them."""
     kind = card.get("kind")
     who = player_name(player)
-    name = card.get("name", kind)
     if kind == "race":
         if not edition.races:
-            raise RuleViolation("no-races-in-edition", f"{edition.name} has no races")
+            raise RuleViolation("no-races-in-edition", N_("%(edition)s has no races"),
+                                edition=said(edition.name))
         slug = card_slug(card)
         mine = [card_slug(c) for c in race_cards(player)]
         if slug in mine:
-            raise RuleViolation("no-duplicate-card", f"{who} is already {article(title(slug))}")
+            race = title(slug)
+            raise RuleViolation("no-duplicate-card", a_or_an(
+                race, N_("%(name)s is already a %(race)s"), N_("%(name)s is already an %(race)s")),
+                name=who, race=race)
         if len(mine) >= 2:
-            raise RuleViolation("race-limit", f"{who} already has two races")
+            raise RuleViolation("race-limit", N_("%(name)s already has two races"), name=who)
         if len(mine) == 1 and not has_half_breed(player):
-            raise RuleViolation("race-limit",
-                                f"{who} is already {article(title(mine[0]))} and has no Half-Breed")
+            race = title(mine[0])
+            raise RuleViolation("race-limit", a_or_an(
+                race, N_("%(name)s is already a %(race)s and has no Half-Breed"),
+                N_("%(name)s is already an %(race)s and has no Half-Breed")), name=who, race=race)
     elif kind == "class":
         slug = card_slug(card)
         mine = [card_slug(c) for c in class_cards(player)]
-        word = "classes" if edition.class_word == "class" else edition.class_word + "s"
         if slug in mine:
-            raise RuleViolation("no-duplicate-card", f"{who} already has {title(slug)}")
+            raise RuleViolation("no-duplicate-card", N_("%(name)s already has %(card)s"),
+                                name=who, card=title(slug))
         if len(mine) >= 2:
-            raise RuleViolation("class-limit", f"{who} already has two {word}")
+            raise RuleViolation("class-limit", N_("%(name)s already has two classes")
+                                if edition.class_word == "class"
+                                else N_("%(name)s already has two clubs"), name=who)
         if len(mine) == 1 and not has_super_munchkin(player):
-            raise RuleViolation("class-limit",
-                                f"{who} already has {title(mine[0])} and no Super Munchkin")
+            raise RuleViolation("class-limit", N_("%(name)s already has %(card)s and no Super Munchkin"),
+                                name=who, card=title(mine[0]))
     elif kind == "half-breed":
         if not edition.half_breed:
-            raise RuleViolation("no-half-breed-in-edition", f"{edition.name} has no Half-Breed")
+            raise RuleViolation("no-half-breed-in-edition", N_("%(edition)s has no Half-Breed"),
+                                edition=said(edition.name))
         if has_half_breed(player):
-            raise RuleViolation("no-duplicate-card", f"{who} already has Half-Breed")
+            raise RuleViolation("no-duplicate-card", N_("%(name)s already has Half-Breed"), name=who)
         if not race_cards(player):
-            raise RuleViolation("half-breed-needs-race", f"{who} has no race card")
+            raise RuleViolation("half-breed-needs-race", N_("%(name)s has no race card"), name=who)
     elif kind == "super-munchkin":
         if not edition.super_munchkin:
             raise RuleViolation("no-super-munchkin-in-edition",
-                                f"{edition.name} has no Super Munchkin")
+                                N_("%(edition)s has no Super Munchkin"), edition=said(edition.name))
         if has_super_munchkin(player):
-            raise RuleViolation("no-duplicate-card", f"{who} already has Super Munchkin")
+            raise RuleViolation("no-duplicate-card", N_("%(name)s already has Super Munchkin"),
+                                name=who)
         if not class_cards(player):
-            raise RuleViolation("super-munchkin-needs-class",
-                                f"{who} has no {edition.class_word} card")
+            raise RuleViolation("super-munchkin-needs-class", N_("%(name)s has no class card")
+                                if edition.class_word == "class"
+                                else N_("%(name)s has no club card"), name=who)
     elif kind == "ally":
         if not edition.allies:
-            raise RuleViolation("no-allies-in-edition", f"{edition.name} has no allies")
+            raise RuleViolation("no-allies-in-edition", N_("%(edition)s has no allies"),
+                                edition=said(edition.name))
         ally = cards_of(player, "ally")
         if ally:
-            raise RuleViolation("ally-limit",
-                                f"{who} already has {ally[0]['card'].get('name', 'an ally')}")
+            if ally[0]["card"].get("name"):
+                raise RuleViolation("ally-limit", N_("%(name)s already has %(card)s"),
+                                    name=who, card=ally[0]["card"]["name"])
+            raise RuleViolation("ally-limit", N_("%(name)s already has an ally"), name=who)
     elif kind == "item" and card.get("big"):
         carried = sum(1 for e in cards_of(player, "item") if e["card"].get("big"))
         allowed = big_allowed(player, edition)
         if carried + 1 > allowed:
-            raise RuleViolation("big-item-limit",
-                                f"{who} already carries {carried} Big item"
-                                f"{'s' if carried != 1 else ''}; {name} would be one too many")
+            raise RuleViolation("big-item-limit", said_plural(
+                N_("%(name)s already carries %(n)s Big item; %(card)s would be one too many"),
+                N_("%(name)s already carries %(n)s Big items; %(card)s would be one too many"),
+                carried, name=who, card=card.get("name", "?")))
 
 
 def _find(player: Player, iid: Any) -> dict:
     for entry in player.get("cards", []):
         if entry["iid"] == iid:
             return entry
-    raise BadAction(f"{player_name(player)} has no card {iid}")
+    raise BadAction(N_("%(name)s has no card %(iid)s"), name=player_name(player), iid=iid)
 
 
 def _equip_args(equipped: Any, edition: Edition | None) -> tuple[bool, Edition]:
@@ -423,7 +467,9 @@ def check_equip(player: Player, iid: Any, equipped: Any = True,
     entry = _find(player, iid)
     card = entry["card"]
     if card.get("kind") != "item":
-        raise BadAction(f"{card.get('name', 'that card')} is not an item")
+        if card.get("name"):
+            raise BadAction(N_("%(card)s is not an item"), card=card["name"])
+        raise BadAction(N_("That card is not an item"))
     if not equipped:
         return
     slot = card.get("slot") or "other"
@@ -432,13 +478,14 @@ def check_equip(player: Player, iid: Any, equipped: Any = True,
     if slot in SINGLE_SLOTS:
         same = [c for c in others if c.get("slot") == slot]
         if same:
-            raise RuleViolation("equip-slot-limit",
-                                f"{who} already wears {same[0].get('name')} as {slot}")
+            raise RuleViolation("equip-slot-limit", SLOT_WORN[slot], name=who,
+                                card=same[0].get("name", "?"))
     elif slot in HAND_SLOTS:
         hands = sum(HAND_SLOTS.get(c.get("slot"), 0) for c in others)
         if hands + HAND_SLOTS[slot] > 2:
             held = ", ".join(c.get("name", "?") for c in others if c.get("slot") in HAND_SLOTS)
-            raise RuleViolation("equip-slot-limit", f"{who}'s hands are full ({held})")
+            raise RuleViolation("equip-slot-limit", N_("%(name)s's hands are full (%(cards)s)"),
+                                name=who, cards=held)
 
 
 def warnings_for_equip(player: Player, iid: Any, equipped: Any = True,
@@ -456,8 +503,9 @@ def warnings_for_equip(player: Player, iid: Any, equipped: Any = True,
     if why is None:
         return []
     return [{"rule": "item-user-restriction",
-             "detail": f"{entry['card'].get('name', 'This item')}: {why}, "
-                       f"so it gives {player_name(player)} no bonus"}]
+             "detail": said(N_("%(card)s: %(why)s, so it gives %(name)s no bonus"),
+                            card=entry["card"].get("name", "?"), why=why,
+                            name=player_name(player))}]
 
 
 def discard_cleanup(player: Player, edition: Edition, removed: Card | None = None) -> list[Any]:

@@ -11,8 +11,19 @@ import random
 from . import character
 from .editions import Edition
 from .errors import BadAction, RuleViolation
+from .words import N_, said, said_plural
 
 GOLD_PER_LEVEL = 1000
+# why a curse that takes an item does nothing: the victim has no item of that kind
+NO_ITEM = {"headgear": N_("%(name)s has no headgear item"),
+           "armor": N_("%(name)s has no armor item"),
+           "footgear": N_("%(name)s has no footgear item"),
+           "1-hand": N_("%(name)s has no 1 hand item"),
+           "2-hands": N_("%(name)s has no 2 hands item"),
+           "hand": N_("%(name)s has no hand item"),
+           "big": N_("%(name)s has no big item"),
+           "other": N_("%(name)s has no other item"),
+           "any": N_("%(name)s has no item")}
 
 
 def can_equip_now(player: dict, card: dict, edition: Edition) -> bool:
@@ -26,7 +37,8 @@ def can_equip_now(player: dict, card: dict, edition: Edition) -> bool:
 
 
 def apply_curse(player: dict, card: dict, edition: Edition) -> dict:
-    """What a curse does to its victim; a curse on something the victim lacks does nothing."""
+    """What a curse does to its victim; a curse on something the victim lacks does nothing
+    (``nothing`` is then why, a said)."""
     duration = card.get("duration", "once")
     outcome = {"levels": 0, "change_sex": bool(card.get("change_sex")),
                "keep": duration in ("next_fight", "lasting"), "candidates": [], "nothing": None}
@@ -34,7 +46,7 @@ def apply_curse(player: dict, card: dict, edition: Edition) -> dict:
     if wanted:
         outcome["levels"] = min(wanted, player["level"] - 1)
         if not outcome["levels"] and not outcome["keep"]:
-            outcome["nothing"] = f"{player['name']} is already level 1"
+            outcome["nothing"] = said(N_("%(name)s is already level 1"), name=player["name"])
     slot = card.get("lose_slot")
     if slot:
         items = [c for c in player["cards"] if c["card"]["kind"] == "item"]
@@ -47,7 +59,7 @@ def apply_curse(player: dict, card: dict, edition: Edition) -> dict:
         else:
             outcome["candidates"] = [c for c in items if c["card"].get("slot") == slot]
         if not outcome["candidates"]:
-            outcome["nothing"] = f"{player['name']} has no {slot.replace('-', ' ')} item"
+            outcome["nothing"] = said(NO_ITEM.get(slot, NO_ITEM["any"]), name=player["name"])
     return outcome
 
 
@@ -69,15 +81,17 @@ def sale(player: dict, entries: list[dict], edition: Edition, *, hand_gold: int 
     for entry in entries:
         card = entry["card"]
         if card["kind"] != "item":
-            raise BadAction(f"{card['name']} is not an item; only items are sold.")
+            raise BadAction(N_("%(card)s is not an item; only items are sold."), card=card["name"])
         if "gold" not in card:
-            raise BadAction(f"The catalog does not know what {card['name']} is worth: discard it and "
-                            "enter the gold printed on your card as gold sold from the hand.")
+            raise BadAction(N_("The catalog does not know what %(card)s is worth: discard it and "
+                               "enter the gold printed on your card as gold sold from the hand."),
+                            card=card["name"])
         if card["gold"] is None:
-            raise RuleViolation("sell-no-value", f"{card['name']} has no gold value")
+            raise RuleViolation("sell-no-value", N_("%(card)s has no gold value"), card=card["name"])
         gold += card["gold"]
     if gold < GOLD_PER_LEVEL:
-        raise RuleViolation("sell-no-change", f"{gold} gold is not enough for a level")
+        raise RuleViolation("sell-no-change", N_("%(gold)s gold is not enough for a level"),
+                            gold=gold)
     return {"gold": gold, "levels": gold // GOLD_PER_LEVEL, "wasted": gold % GOLD_PER_LEVEL}
 
 
@@ -103,18 +117,21 @@ def charity(state: dict, giver: dict, edition: Edition, *, order: list | None = 
     The lowest-level living player(s) share them as evenly as possible (the giver chooses who
     gets the bigger shares: ``order``, else seat order); a giver who is lowest or tied for
     lowest discards them. In Russia each Oligarch first takes one card of the excess.
+    ``text`` says what happens (a said; None when the hand is within the limit).
     """
     limit = character.sheet(giver, edition)["hand_limit"]
     excess = max(0, giver["hand"] - limit)
-    result = {"excess": excess, "gifts": {}, "discarded": 0, "text": "", "limit": limit}
+    result = {"excess": excess, "gifts": {}, "discarded": 0, "text": None, "limit": limit}
     if not excess:
         return result
     others = [p for p in state["players"] if p["id"] != giver["id"] and not p["dead"]]
     lowest = min((p["level"] for p in others), default=None)
     if lowest is None or giver["level"] <= lowest:
         result["discarded"] = excess
-        result["text"] = (f"Charity: {giver['name']} is the lowest level, "
-                          f"so the {excess} extra cards are discarded")
+        result["text"] = said_plural(
+            N_("Charity: %(name)s is the lowest level, so the %(n)s extra card is discarded"),
+            N_("Charity: %(name)s is the lowest level, so the %(n)s extra cards are discarded"),
+            excess, name=giver["name"])
         return result
     pool = excess
     gifts: dict[int, int] = {}
@@ -134,5 +151,8 @@ def charity(state: dict, giver: dict, edition: Edition, *, order: list | None = 
             gifts[p["id"]] = gifts.get(p["id"], 0) + count
     by_id = {p["id"]: p["name"] for p in others}
     result["gifts"] = gifts
-    result["text"] = "Charity: " + ", ".join(f"{n} to {by_id[pid]}" for pid, n in gifts.items())
+    result["text"] = said(N_("Charity: %(gifts)s"), gifts=[
+        said_plural(N_("%(n)s card to %(to_name)s"), N_("%(n)s cards to %(to_name)s"), n,
+                    to=pid, to_name=by_id[pid])
+        for pid, n in gifts.items()])
     return result

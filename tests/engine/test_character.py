@@ -5,6 +5,7 @@ import pytest
 from companion.engine import character as ch
 from companion.engine import editions
 from companion.engine.errors import RuleViolation
+from companion.engine.words import render
 
 CLASSIC, OZ, SKOOL, RUSSIA, TAILS = (editions.get(e) for e in
                                      ("classic", "oz", "spell-skool", "russia", "tails"))
@@ -108,18 +109,18 @@ def test_a_lone_class_with_super_munchkin_sheds_its_drawbacks(edition):
 def test_a_class_only_item_is_usable_only_by_that_class():
     staff = item("Staff", 4, "2-hands", requires={"class": "wizard"})
     assert ch.usable(staff, player(WIZARD), CLASSIC) is None
-    assert ch.usable(staff, player(WARRIOR), CLASSIC) == "only a Wizard can use it"
+    assert render(ch.usable(staff, player(WARRIOR), CLASSIC)) == "only a Wizard can use it"
 
 
 def test_race_sex_and_forbidden_race_restrictions():
-    assert ch.usable(item("Bow", requires={"race": "elf"}), player(), CLASSIC) == \
+    assert render(ch.usable(item("Bow", requires={"race": "elf"}), player(), CLASSIC)) == \
         "only an Elf can use it"
-    assert ch.usable(item("Gown", requires={"sex": "female"}), player(), CLASSIC) == \
+    assert render(ch.usable(item("Gown", requires={"sex": "female"}), player(), CLASSIC)) == \
         "only a female character can use it"
     assert ch.usable(item("Gown", requires={"sex": "female"}), player(sex="female"),
                      CLASSIC) is None
-    assert ch.usable(item("Stilts", requires={"not_race": "dwarf"}), player(DWARF),
-                     CLASSIC) == "a Dwarf cannot use it"
+    assert render(ch.usable(item("Stilts", requires={"not_race": "dwarf"}), player(DWARF),
+                            CLASSIC)) == "a Dwarf cannot use it"
 
 
 def test_human_only_items_work_for_a_player_without_a_race_card():
@@ -129,13 +130,13 @@ def test_human_only_items_work_for_a_player_without_a_race_card():
 def test_a_lone_class_with_super_munchkin_may_use_items_forbidden_to_that_class_in_tails():
     mace = item("Mace", 3, "1-hand", requires={"not_class": "wizard"})
     assert ch.usable(mace, player(WIZARD, SUPER), TAILS) is None
-    assert ch.usable(mace, player(WIZARD), TAILS) == "a Wizard cannot use it"
-    assert ch.usable(mace, player(WIZARD, CLERIC, SUPER), TAILS) == "a Wizard cannot use it"
+    assert render(ch.usable(mace, player(WIZARD), TAILS)) == "a Wizard cannot use it"
+    assert render(ch.usable(mace, player(WIZARD, CLERIC, SUPER), TAILS)) == "a Wizard cannot use it"
 
 
 def test_classic_super_munchkin_does_not_lift_an_item_ban():
     mace = item("Mace", 3, "1-hand", requires={"not_class": "wizard"})
-    assert ch.usable(mace, player(WIZARD, SUPER), CLASSIC) == "a Wizard cannot use it"
+    assert render(ch.usable(mace, player(WIZARD, SUPER), CLASSIC)) == "a Wizard cannot use it"
 
 
 def test_an_item_the_player_cannot_use_is_carried_equipped_but_counts_for_nothing():
@@ -143,14 +144,14 @@ def test_an_item_the_player_cannot_use_is_carried_equipped_but_counts_for_nothin
     s = ch.sheet(player(staff, level=3), CLASSIC)
     (row,) = s["items"]
     assert row["equipped"] and not row["counts"]
-    assert row["why_not"] == "only a Wizard can use it"
+    assert render(row["why_not"]) == "only a Wizard can use it"
     assert s["gear_bonus"] == 0 and s["combat_strength"] == 3
     assert s["empty_hands"] == 2
 
 
 def test_a_carried_item_gives_nothing_and_says_so():
     s = ch.sheet(player(item("Sword", 3, "1-hand"), equipped=False), CLASSIC)
-    assert s["items"][0]["why_not"] == "carried, not equipped"
+    assert render(s["items"][0]["why_not"]) == "carried, not equipped"
     assert s["gear_bonus"] == 0
 
 
@@ -305,7 +306,7 @@ def test_equipping_an_item_the_player_cannot_use_is_a_warning_not_a_refusal():
     ch.check_equip(p, 2, True, CLASSIC)
     (warning,) = ch.warnings_for_equip(p, 2, True, CLASSIC)
     assert warning["rule"] == "item-user-restriction"
-    assert "only a Wizard" in warning["detail"]
+    assert "only a Wizard" in render(warning["detail"])
     assert ch.warnings_for_equip(player(WIZARD, staff), 2, True, CLASSIC) == []
 
 

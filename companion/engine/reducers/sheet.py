@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 from .. import character, sheet
-from ..core import Context, in_fight, level_line, own, reducer, set_level
+from ..core import Context, in_fight, level_event, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..state import bool_field, find_card, find_player, int_field, next_id
+from ..words import N_, event, event_words, said, said_plural
+
+event_words("play", N_("%(name)s plays %(card)s"))
+event_words("play_equipped", N_("%(name)s plays %(card)s (equipped)"))
+event_words("play_carried", N_("%(name)s plays %(card)s (carried)"))
 
 
 @reducer("play")
@@ -16,47 +21,60 @@ def _play(state, action, actor, ctx):
     # A curse or a Go Up a Level may be played on anyone; everything else goes in front of
     # its owner, so only that player (or the host) may put it there.
     if kind not in ("curse", "go-up-a-level") and not actor.may_act_for(target["id"]):
-        raise Forbidden(f"Only {target['name']} or the host can put cards in front of {target['name']}.")
+        raise Forbidden(N_("Only %(name)s or the host can put cards in front of %(name)s."),
+                        name=target["name"])
     if kind == "go-up-a-level":
         old = target["level"]
         set_level(state, target, old + card.get("levels", 1), "card")
-        return level_line(target, old, "card").replace("Go Up a Level card", card["name"])
+        return level_event(target, old, "card", card["name"])  # the card names itself
     if kind == "curse":
         return _curse(state, target, card, ctx)
     if kind in ("monster", "enhancer", "one-shot"):
-        raise BadAction(f"{card['name']} is a {kind}: play it into a fight instead.")
+        raise BadAction(PLAY_IN_FIGHT[kind], card=card["name"])
     if target["dead"]:
-        raise RuleViolation("dead-no-cards", f"{target['name']} is dead until the next turn")
+        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
+                            name=target["name"])
     if kind == "item" and in_fight(state) and state["combat"]["fighter"] == target["id"]:
-        raise RuleViolation("no-equip-in-combat", "items cannot be brought into a fight already on")
+        raise RuleViolation("no-equip-in-combat", N_("items cannot be brought into a fight already on"))
     character.check_play(target, card, ctx.edition)
     entry = {"iid": next_id(state), "card": card}
     if kind == "item":
         entry["equipped"] = sheet.can_equip_now(target, card, ctx.edition)
     target["cards"].append(entry)
-    where = " (equipped)" if entry.get("equipped") else (" (carried)" if kind == "item" else "")
-    return f"{target['name']} plays {card['name']}{where}"
+    how = "play_equipped" if entry.get("equipped") else ("play_carried" if kind == "item" else "play")
+    return event(how, player=target["id"], name=target["name"], card=card["name"], iid=entry["iid"])
 
 
-def _curse(state: dict, target: dict, card: dict, ctx: Context) -> str:
+PLAY_IN_FIGHT = {"monster": N_("%(card)s is a monster: play it into a fight instead."),
+                 "enhancer": N_("%(card)s is an enhancer: play it into a fight instead."),
+                 "one-shot": N_("%(card)s is a one-shot: play it into a fight instead.")}
+
+event_words("curse", N_("%(name)s is cursed: %(card)s"))
+
+
+def _curse(state: dict, target: dict, card: dict, ctx: Context) -> dict:
     outcome = sheet.apply_curse(target, card, ctx.edition)
-    lines = [f"{target['name']} is cursed: {card['name']}"]
+    parts = []
     if outcome["levels"]:
         old = target["level"]
         target["level"] = max(1, old - outcome["levels"])
-        lines.append(f"level {old} to {target['level']}")
+        parts.append(said(N_("level %(old)s to %(new)s"), old=old, new=target["level"]))
     if outcome["change_sex"]:
         target["sex"] = "female" if target["sex"] == "male" else "male"
-        lines.append(f"now {target['sex']}")
+        parts.append(said(N_("now female") if target["sex"] == "female" else N_("now male")))
     if outcome["keep"]:
         target["cards"].append({"iid": next_id(state), "card": card})
-        lines.append("it stays in front of them")
+        parts.append(said(N_("it stays in front of them")))
     if outcome["candidates"]:
         names = ", ".join(c["card"]["name"] for c in outcome["candidates"])
-        lines.append(f"they discard one of: {names} (the victim picks)")
+        parts.append(said(N_("they discard one of: %(cards)s (the victim picks)"), cards=names))
     if outcome["nothing"]:
-        lines.append(f"nothing to affect, so it does nothing ({outcome['nothing']})")
-    return "; ".join(lines)
+        parts.append(said(N_("nothing to affect, so it does nothing (%(why)s)"),
+                          why=outcome["nothing"]))
+    return event("curse", *parts, player=target["id"], name=target["name"], card=card["name"])
+
+
+event_words("discard", N_("%(name)s discards %(cards)s"))
 
 
 @reducer("discard")
@@ -67,7 +85,11 @@ def _discard(state, action, actor, ctx):
     # sold, given, or lost to a curse or Bad Stuff, which a phone records as a discard too.
     dropped = sheet.discard(player, entry["iid"], ctx.edition)
     names = ", ".join(d["card"]["name"] for d in dropped)
-    return f"{player['name']} discards {names}"
+    return event("discard", player=player["id"], name=player["name"], cards=names)
+
+
+event_words("equip", N_("%(name)s equips %(card)s"))
+event_words("unequip", N_("%(name)s unequips %(card)s"))
 
 
 @reducer("equip")
@@ -76,13 +98,21 @@ def _equip(state, action, actor, ctx):
     entry = find_card(player, action.get("instance"))
     equipped = bool_field(action, "equipped")
     if entry["card"]["kind"] != "item":
-        raise BadAction(f"{entry['card']['name']} is not an item.")
+        raise BadAction(N_("%(card)s is not an item."), card=entry["card"]["name"])
     if in_fight(state) and player["id"] in (state["combat"]["fighter"], state["combat"].get("helper")):
-        raise RuleViolation("no-equip-in-combat", f"{player['name']} is in a fight")
+        raise RuleViolation("no-equip-in-combat", N_("%(name)s is in a fight"), name=player["name"])
     if equipped:
         character.check_equip(player, entry["iid"], ctx.edition)
     entry["equipped"] = equipped
-    return f"{player['name']} {'equips' if equipped else 'unequips'} {entry['card']['name']}"
+    return event("equip" if equipped else "unequip", player=player["id"], name=player["name"],
+                 card=entry["card"]["name"], iid=entry["iid"])
+
+
+event_words("sell", N_("%(name)s sells %(cards)s for %(gold)s gold: level %(old)s to %(new)s"))
+event_words("sell_hand", N_("%(name)s sells cards from the hand for %(gold)s gold: "
+                            "level %(old)s to %(new)s"))
+event_words("sell_with_hand", N_("%(name)s sells %(cards)s and cards from the hand for %(gold)s gold: "
+                                 "level %(old)s to %(new)s"))
 
 
 @reducer("sell")
@@ -90,28 +120,30 @@ def _sell(state, action, actor, ctx):
     player = own(state, action, actor)
     iids = action.get("instances", [])
     if not isinstance(iids, list) or len(set(map(str, iids))) != len(iids):
-        raise BadAction("'instances' must be a list of distinct card instance ids.")
+        raise BadAction(N_("'instances' must be a list of distinct card instance ids."))
     entries = [find_card(player, iid, "instances") for iid in iids]
     hand_gold = int_field(action, "hand_gold", 0, 100000, 0)  # items sold straight from the hand
     if not entries and not hand_gold:
-        raise BadAction("Pick the items to sell, or enter the gold of items sold from your hand.")
+        raise BadAction(N_("Pick the items to sell, or enter the gold of items sold from your hand."))
     if state["turn"] != player["id"]:
-        raise RuleViolation("sell-own-turn", f"it is not {player['name']}'s turn")
+        raise RuleViolation("sell-own-turn", N_("it is not %(name)s's turn"), name=player["name"])
     if in_fight(state):
-        raise RuleViolation("sell-not-in-combat", "a fight is going on")
+        raise RuleViolation("sell-not-in-combat", N_("a fight is going on"))
     sale = sheet.sale(player, entries, ctx.edition, hand_gold=hand_gold)
     old = player["level"]
-    if sale["levels"]:
-        set_level(state, player, old + sale["levels"], "sell")
+    # A sale always buys a level (less than a level's gold is refused) and never the winning one.
+    set_level(state, player, old + sale["levels"], "sell")
     sold = {e["iid"] for e in entries}
     player["cards"] = [c for c in player["cards"] if c["iid"] not in sold]
-    names = ", ".join([e["card"]["name"] for e in entries] + (["cards from the hand"] if hand_gold else []))
-    line = f"{player['name']} sells {names} for {sale['gold']} gold"
-    if sale["levels"]:
-        line += f": level {old} to {player['level']}"
-    if sale["wasted"]:
-        line += f" ({sale['wasted']} gold lost: no change is given)"
-    return line
+    names = ", ".join(e["card"]["name"] for e in entries)
+    kind = ("sell_with_hand" if hand_gold else "sell") if entries else "sell_hand"
+    wasted = said(N_("%(gold)s gold lost: no change is given"),
+                  gold=sale["wasted"]) if sale["wasted"] else None
+    return event(kind, wasted, player=player["id"], name=player["name"], cards=names,
+                 gold=sale["gold"], old=old, new=player["level"])
+
+
+event_words("give", N_("%(name)s gives %(card)s to %(to_name)s"))
 
 
 @reducer("give")
@@ -120,18 +152,20 @@ def _give(state, action, actor, ctx):
     entry = find_card(player, action.get("instance"))
     receiver = find_player(state, action.get("to"), "to")
     if receiver["id"] == player["id"]:
-        raise BadAction("Give it to another player.")
+        raise BadAction(N_("Give it to another player."))
     if entry["card"]["kind"] != "item":
-        raise RuleViolation("give-items-only", f"{entry['card']['name']} is not an item")
+        raise RuleViolation("give-items-only", N_("%(card)s is not an item"), card=entry["card"]["name"])
     fight = state.get("combat")
     if in_fight(state) and {player["id"], receiver["id"]} & {fight["fighter"], fight.get("helper")}:
-        raise RuleViolation("no-trade-in-combat", "one of you is in a fight")
+        raise RuleViolation("no-trade-in-combat", N_("one of you is in a fight"))
     if receiver["dead"]:
-        raise RuleViolation("dead-no-cards", f"{receiver['name']} is dead until the next turn")
+        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
+                            name=receiver["name"])
     character.check_play(receiver, entry["card"], ctx.edition)
     player["cards"].remove(entry)
     receiver["cards"].append({"iid": entry["iid"], "card": entry["card"], "equipped": False})
-    return f"{player['name']} gives {entry['card']['name']} to {receiver['name']}"
+    return event("give", player=player["id"], name=player["name"], card=entry["card"]["name"],
+                 to=receiver["id"], to_name=receiver["name"], iid=entry["iid"])
 
 
 @reducer("die")
@@ -140,14 +174,23 @@ def _die(state, action, actor, ctx):
     return kill(state, player, ctx)
 
 
-def kill(state: dict, player: dict, ctx: Context) -> str:
+event_words("die", N_("%(name)s dies: loses %(cards)s and the hand"))
+event_words("die_bare", N_("%(name)s dies: loses nothing in play and the hand"))
+
+
+def kill(state: dict, player: dict, ctx: Context) -> dict:
+    """The player dies (the die action, or Bad Stuff): an event of kind ``die``/``die_bare``."""
     lost = sheet.death(player, ctx.edition)
     order = sheet.looting_order(state, player, ctx.rng)
     player["dead"] = True
     fight = state.get("combat")
     if fight and fight["stage"] == "fighting" and fight.get("helper") == player["id"]:
         fight["helper"] = None
-    names = ", ".join(c["card"]["name"] for c in lost) or "nothing in play"
-    looters = ", ".join(find_player(state, pid)["name"] for pid in order) or "nobody"
-    return (f"{player['name']} dies: loses {names} and the hand; looting order {looters}; "
-            f"draws {ctx.edition.dead_redraw} from each deck on their next turn")
+    looters = [find_player(state, pid)["name"] for pid in order]
+    looting = (said(N_("looting order %(players)s"), players=", ".join(looters), order=order)
+               if looters else said(N_("looting order nobody")))
+    redraw = said_plural(N_("draws %(n)s from each deck on their next turn"),
+                         N_("draws %(n)s from each deck on their next turn"),
+                         ctx.edition.dead_redraw)
+    return event("die" if lost else "die_bare", looting, redraw, player=player["id"],
+                 name=player["name"], cards=", ".join(c["card"]["name"] for c in lost))
