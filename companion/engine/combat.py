@@ -25,6 +25,7 @@ from typing import Any, Callable, Iterable
 from . import character as ch
 from . import editions
 from .editions import Edition
+from .words import N_, said, said_plural
 
 Card = dict[str, Any]
 Player = dict[str, Any]
@@ -116,20 +117,51 @@ def _monster_meets(effect: dict, entry: dict, facing: list[Player], edition: Edi
     return any(_player_meets(cond, p, edition, hurts) for p in facing)
 
 
-def _monster_effects(entry: dict) -> list[tuple[str, dict]]:
-    out = [(entry["card"].get("name", "Monster"), e) for e in entry["card"].get("effects") or []]
+# A card without a name (a bare inline card) is called by what it is, in the reader's words.
+UNNAMED = {"monster": N_("Monster"), "enhancer": N_("Enhancer"), "one-shot": N_("One-shot")}
+
+
+def _name(card: Card, kind: str) -> str | dict:
+    """The card's name (a fact, never translated), or a said for a card that has none."""
+    return card["name"] if "name" in card else said(UNNAMED[kind])
+
+
+def _monster_effects(entry: dict) -> list[tuple[str | dict, dict]]:
+    out = [(_name(entry["card"], "monster"), e) for e in entry["card"].get("effects") or []]
     for enh in entry["enhancers"]:
-        out += [(enh.get("name", "Enhancer"), e) for e in enh.get("effects") or []]
+        out += [(_name(enh, "enhancer"), e) for e in enh.get("effects") or []]
     return out
 
 
-def _describe(source: str, effect: dict, times: int | None = None) -> str:
-    """``"Corral Snake (pony)"``, ``"Fighting Trees (2 empty hands)"``: why a number is there."""
-    parts = [str(v) if not isinstance(v, (list, tuple)) else "/".join(v)
-             for v in (effect.get("if") or {}).values()]
-    if times is not None:
-        parts.append(f"{times} empty hand{'s' if times != 1 else ''}")
-    return f"{source} ({', '.join(parts)})" if parts else source
+def _condition(key: str, value: Any) -> str | dict:
+    """One key of an effect's ``if`` as the reader sees it: races, classes and tags are ids
+    (facts), a sex is a word, a ``not_`` key says so."""
+    values = "/".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
+    if key == "sex" and values == "male":
+        return said(N_("male"))
+    if key == "sex" and values == "female":
+        return said(N_("female"))
+    if key in ("not_race", "not_class"):
+        return said(N_("not %(what)s"), what=values)
+    return values
+
+
+def _describe(source: str | dict, effect: dict, times: int | None = None) -> str | dict:
+    """``"Corral Snake (pony)"``, ``"Fighting Trees (2 empty hands)"``: why a number is there,
+    as a said (the source alone when nothing conditions it)."""
+    conditions = [_condition(k, v) for k, v in (effect.get("if") or {}).items()]
+    condition = conditions[0] if conditions else None
+    for more in conditions[1:]:
+        condition = said(N_("%(condition)s, %(more)s"), condition=condition, more=more)
+    if times is None:
+        return said(N_("%(source)s (%(condition)s)"), source=source,
+                    condition=condition) if conditions else source
+    if conditions:
+        return said_plural(N_("%(source)s (%(condition)s, %(n)s empty hand)"),
+                           N_("%(source)s (%(condition)s, %(n)s empty hands)"), times,
+                           source=source, condition=condition)
+    return said_plural(N_("%(source)s (%(n)s empty hand)"), N_("%(source)s (%(n)s empty hands)"),
+                       times, source=source)
 
 
 # ---------------------------------------------------------------- the players' side
@@ -138,7 +170,7 @@ def _describe(source: str, effect: dict, times: int | None = None) -> str:
 def _player_side(player: Player, edition: Edition, roles: set[str], tags: set[str],
                  level_only: bool, shots: list[dict]) -> tuple[int, list[dict], bool]:
     """A player's combat strength in this fight, its breakdown, and whether it wins ties."""
-    lines = [{"source": "Level", "value": player.get("level") or 1}]
+    lines = [{"source": said(N_("Level")), "value": player.get("level") or 1}]
     ties = False
     for eff in ch.active_effects(player, edition):
         if not ch.holder_meets(eff.get("if"), player, edition, roles=roles, tags=tags):
@@ -153,15 +185,15 @@ def _player_side(player: Player, edition: Edition, roles: set[str], tags: set[st
         lines.append({"source": _describe(eff["source"], eff, times),
                       "value": ch.effect_value(eff, player, edition)})
     if player.get("gear_adjust") and not level_only:
-        lines.append({"source": "Gear", "value": player["gear_adjust"]})
+        lines.append({"source": said(N_("Gear")), "value": player["gear_adjust"]})
     for shot in shots:
         card = shot["card"]
         if card.get("bonus"):
-            lines.append({"source": card.get("name", "One-shot"), "value": card["bonus"]})
+            lines.append({"source": _name(card, "one-shot"), "value": card["bonus"]})
         for eff in card.get("effects") or []:
             if eff.get("stat") == "strength" and ch.holder_meets(
                     eff.get("if"), player, edition, roles=roles, tags=tags):
-                lines.append({"source": _describe(card.get("name", "One-shot"), eff),
+                lines.append({"source": _describe(_name(card, "one-shot"), eff),
                               "value": ch.effect_value(eff, player, edition)})
     return sum(line["value"] for line in lines), lines, ties
 
@@ -229,7 +261,7 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
         bonuses = []
         for enh in entry["enhancers"]:
             if enh.get("bonus"):
-                bonuses.append({"source": enh.get("name", "Enhancer"), "value": enh["bonus"]})
+                bonuses.append({"source": _name(enh, "enhancer"), "value": enh["bonus"]})
         extra_treasures = 0
         extra_levels = 0
         for src, eff in _monster_effects(entry):
@@ -248,7 +280,7 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
                 extra_levels += eff.get("value", 0)
         for shot in monster_shots:
             if shot.get("monster") == pos and shot["card"].get("bonus"):
-                bonuses.append({"source": shot["card"].get("name", "One-shot"),
+                bonuses.append({"source": _name(shot["card"], "one-shot"),
                                 "value": shot["card"]["bonus"]})
         level = card.get("level") or 0
         m_treasures = ((card.get("treasures") or 0) + extra_treasures
@@ -257,13 +289,13 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
         treasures += max(0, m_treasures)
         fighter_levels += m_levels
         out_monsters.append({
-            "index": pos, "source": entry["source"], "name": card.get("name", "Monster"),
+            "index": pos, "source": entry["source"], "name": _name(card, "monster"),
             "level": level, "strength": level + sum(b["value"] for b in bonuses),
             "treasures": max(0, m_treasures), "levels": m_levels, "tags": _tags(entry),
             "mate": entry["mate"], "mate_of": entry["source"] if entry["mate"] else None,
             "gone": entry["gone"], "bonuses": bonuses,
         })
-    side_lines = [{"source": s["card"].get("name", "One-shot"), "value": s["card"].get("bonus") or 0}
+    side_lines = [{"source": _name(s["card"], "one-shot"), "value": s["card"].get("bonus") or 0}
                   for s in monster_shots
                   if not isinstance(s.get("monster"), int) or not 0 <= s["monster"] < len(entries)]
     monsters_strength = (sum(m["strength"] for m in out_monsters if not m["gone"])

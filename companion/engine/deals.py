@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .editions import Edition
 from .errors import BadAction, RuleViolation
+from .words import N_, said, said_plural
 
 
 def _whole(value) -> bool:
@@ -16,68 +17,84 @@ def _whole(value) -> bool:
 
 def check_join(state: dict, fight: dict, player: dict, edition: Edition) -> None:
     if fight["stage"] != "fighting":
-        raise RuleViolation("no-combat", "the fight has already been decided")
+        raise RuleViolation("no-combat", N_("the fight has already been decided"))
     if player["id"] == fight["fighter"]:
-        raise RuleViolation("helper-not-fighter", f"{player['name']} is the one fighting")
+        raise RuleViolation("helper-not-fighter", N_("%(name)s is the one fighting"), name=player["name"])
     if player["dead"]:
-        raise RuleViolation("dead-cannot-help", f"{player['name']} is dead until the next turn")
+        raise RuleViolation("dead-cannot-help", N_("%(name)s is dead until the next turn"),
+                            name=player["name"])
     if fight.get("helper") not in (None, player["id"]):
         helper = next(p for p in state["players"] if p["id"] == fight["helper"])
-        raise RuleViolation("helper-limit", f"{helper['name']} is already helping")
+        raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=helper["name"])
 
 
 def check_leave(state: dict, fight: dict, helper: dict, edition: Edition) -> None:
     """A helper forced in by a card may back out (Tails); a volunteer stays to the end."""
     if fight.get("helper_forced") and edition.forced_help_never_wins:
         return
-    raise RuleViolation("voluntary-helper-stays", f"{helper['name']} agreed to help")
+    raise RuleViolation("voluntary-helper-stays", N_("%(name)s agreed to help"), name=helper["name"])
 
 
 def make_offer(state: dict, fight: dict, action: dict, edition: Edition, view: dict) -> dict:
     by_id = {p["id"]: p for p in state["players"]}
     to = action.get("to")
     if isinstance(to, bool) or not isinstance(to, int) or to not in by_id:
-        raise BadAction("'to' must be the id of the player you are asking.")
+        raise BadAction(N_("'to' must be the id of the player you are asking."))
     check_join(state, fight, by_id[to], edition)
     total = view["rewards"]["treasures"]
     treasures = action.get("treasures", 0)
     if isinstance(treasures, bool) or not isinstance(treasures, int) or treasures < 0:
-        raise BadAction("'treasures' must be a whole number, 0 or more.")
+        raise BadAction(N_("'treasures' must be a whole number, 0 or more."))
     if treasures > total:
-        raise RuleViolation("bribe-treasure-limit", f"this fight yields {total} treasures")
+        raise RuleViolation("bribe-treasure-limit", said_plural(
+            N_("this fight yields %(n)s treasure"), N_("this fight yields %(n)s treasures"), total))
     pick_first = action.get("pick_first", False)
     if not isinstance(pick_first, bool):
-        raise BadAction("'pick_first' must be true or false.")
+        raise BadAction(N_("'pick_first' must be true or false."))
     iids = action.get("items", [])
     if not isinstance(iids, list) or not all(_whole(i) for i in iids):
-        raise BadAction("'items' must be a list of card instance ids.")
+        raise BadAction(N_("'items' must be a list of card instance ids."))
     fighter = by_id[fight["fighter"]]
     owned = {c["iid"]: c for c in fighter["cards"] if c["card"]["kind"] == "item"}
     names, gold = [], 0
     for iid in iids:
         if iid not in owned:
-            raise RuleViolation("bribe-own-items", f"{fighter['name']} carries no item {iid}")
+            raise RuleViolation("bribe-own-items", N_("%(name)s carries no item %(iid)s"),
+                                name=fighter["name"], iid=iid)
         names.append(owned[iid]["card"]["name"])
         gold += owned[iid]["card"].get("gold") or 0
     if not treasures and not iids:
-        raise BadAction("An offer promises treasures, items, or both.")
+        raise BadAction(N_("An offer promises treasures, items, or both."))
     return {"by": fighter["id"], "to": to, "treasures": treasures, "pick_first": pick_first,
             "items": list(iids), "item_names": names, "gold": gold}
 
 
-def describe_offer(state: dict, offer: dict, prefix: str) -> str:
-    names = {p["id"]: p["name"] for p in state["players"]}
-    parts = []
+def items_said(names: list[str], gold: int) -> dict:
+    """``"Samovar, Cloak (700 gold)"``: items (card names, facts) and what they are worth."""
+    return said(N_("%(items)s (%(gold)s gold)"), items=", ".join(names), gold=gold)
+
+
+def offer_terms(offer: dict) -> dict:
+    """What an offer promises, as a said: ``"2 treasures (helper picks first) and Samovar
+    (300 gold)"``."""
+    treasures = items = None
     if offer["treasures"]:
-        parts.append(f"{offer['treasures']} treasure{'s' if offer['treasures'] != 1 else ''}"
-                     f" ({'helper picks first' if offer['pick_first'] else 'fighter picks first'})")
+        if offer["pick_first"]:
+            treasures = said_plural(N_("%(n)s treasure (helper picks first)"),
+                                    N_("%(n)s treasures (helper picks first)"), offer["treasures"])
+        else:
+            treasures = said_plural(N_("%(n)s treasure (fighter picks first)"),
+                                    N_("%(n)s treasures (fighter picks first)"), offer["treasures"])
     if offer["items"]:
-        parts.append(", ".join(offer["item_names"]) + f" ({offer['gold']} gold)")
-    return f"{prefix} {names[offer['to']]}: " + " and ".join(parts)
+        items = items_said(offer["item_names"], offer["gold"])
+    if treasures and items:
+        return said(N_("%(treasures)s and %(items)s"), treasures=treasures, items=items)
+    return treasures or items or said(N_("nothing"))
 
 
-def carry_out_deal(state: dict, fight: dict, rewards: dict) -> str | None:
-    """At a won fight: hand over promised items and write the deal into the ledger."""
+def carry_out_deal(state: dict, fight: dict, rewards: dict) -> dict | None:
+    """At a won fight: hand over promised items and write the deal into the ledger; the
+    ledger line (a said) is returned for the fight's result."""
     deal = fight.get("deal")
     if not deal or fight.get("helper") != deal["to"]:
         return None
@@ -91,8 +108,8 @@ def carry_out_deal(state: dict, fight: dict, rewards: dict) -> str | None:
             helper["cards"].append({"iid": iid, "card": entry["card"], "equipped": False})
             moved.append(entry["card"]["name"])
     treasures = min(deal["treasures"], rewards["treasures"])
-    text = describe_offer(state, dict(deal, treasures=treasures), "Deal kept: "
-                          f"{fighter['name']} pays")
+    text = said(N_("Deal kept: %(name)s pays %(to_name)s: %(terms)s"), name=fighter["name"],
+                to_name=helper["name"], terms=offer_terms(dict(deal, treasures=treasures)))
     state.setdefault("ledger", []).append({
         "fighter": fighter["id"], "helper": helper["id"], "treasures": treasures,
         "pick_first": deal["pick_first"], "items": moved, "text": text,

@@ -70,7 +70,7 @@ class RuleViolation(EngineError):
 
     @property
     def params(self) -> dict:
-        return {k: v for k, v in (self.detail_said or {}).items() if k != "said"}
+        return {k: v for k, v in (self.detail_said or {}).items() if k not in ("said", "plural")}
 
     def as_dict(self) -> dict:
         return {"message": self.message or self.detail or self.rule, "rule": self.rule,

@@ -12,7 +12,9 @@ from __future__ import annotations
 from typing import Any
 
 from . import character, combat
+from .deals import items_said
 from .editions import Edition
+from .words import N_, said, said_plural
 
 # What one treasure card is taken to be worth when a bribe is paid in items instead. Items
 # in the five rulebooks' decks are mostly worth 100 to 600 gold and many treasures are not
@@ -20,8 +22,8 @@ from .editions import Edition
 GOLD_PER_TREASURE = 300
 
 
-def _name(player: dict) -> str:
-    return player.get("name") or f"Player {player.get('id', '?')}"
+def _name(player: dict) -> str | dict:
+    return player.get("name") or said(N_("Player %(id)s"), id=player.get("id", "?"))
 
 
 def helper_options(*, edition: Edition | str, fighter: dict, others: list[dict],
@@ -40,13 +42,13 @@ def helper_options(*, edition: Edition | str, fighter: dict, others: list[dict],
     for other in others:
         why = None
         if other.get("id") == fighter.get("id"):
-            why = f"{_name(other)} is the one fighting"
+            why = said(N_("%(name)s is the one fighting"), name=_name(other))
         elif helper_id is not None and other.get("id") == helper_id:
-            why = f"{_name(other)} is already helping"
+            why = said(N_("%(name)s is already helping"), name=_name(other))
         elif other.get("dead"):
-            why = f"{_name(other)} is dead until their next turn"
+            why = said(N_("%(name)s is dead until their next turn"), name=_name(other))
         elif helper is not None:
-            why = f"only one player can help and {_name(helper)} already does"
+            why = said(N_("only one player can help and %(name)s already does"), name=_name(helper))
         view = combat.compute(edition=edition, fighter=fighter, helper=other,
                               monsters=monsters, one_shots=one_shots, variants=variants)
         out.append({
@@ -107,11 +109,13 @@ def suggest_bribe(*, edition: Edition | str, fighter: dict, helper: dict,
     base = {"helper": helper.get("id"), "would_win": with_helper["winning"], "treasures": 0,
             "of": total, "pick_first": False, "items": [], "items_gold": 0, "share": 0.0}
     if not with_helper["winning"]:
-        return {**base, "explanation":
-                f"Even with {h} the monsters still lead; the players would need "
-                f"{with_helper['needed']} more, so no bribe buys this fight."}
+        return {**base, "explanation": said(
+            N_("Even with %(helper)s the monsters still lead; the players would need "
+               "%(needed)s more, so no bribe buys this fight."),
+            helper=h, needed=with_helper["needed"])}
     if alone["winning"]:
-        return {**base, "explanation": f"{f} already wins without help: no bribe needed."}
+        return {**base, "explanation": said(
+            N_("%(fighter)s already wins without help: no bribe needed."), fighter=f)}
 
     hs = max(0, with_helper["helper_strength"] or 0)
     fs = max(0, with_helper["fighter_strength"])
@@ -119,23 +123,33 @@ def suggest_bribe(*, edition: Edition | str, fighter: dict, helper: dict,
     helper_levels = with_helper["rewards"]["helper_levels"]
     if with_helper["for_the_win"]:
         treasures, pick_first = total, True
-        why = f"this fight wins {f} the game, so it is worth all {total} treasures"
+        why = said_plural(N_("this fight wins %(fighter)s the game, so it is worth its %(n)s treasure"),
+                          N_("this fight wins %(fighter)s the game, so it is worth all %(n)s treasures"),
+                          total, fighter=f)
     else:
         treasures = min(total, max(1 if total else 0, _round_half_up(share * total)))
         if helper_levels and treasures:
             treasures -= 1
         pick_first = share >= 0.5
-        why = (f"{h} brings {hs} of {hs + fs} strength ({round(share * 100)}%) "
-               f"to a fight worth {total} treasure{'s' if total != 1 else ''}")
+        brings = {"helper": h, "strength": hs, "of": hs + fs, "percent": round(share * 100),
+                  "worth": said_plural(N_("%(n)s treasure"), N_("%(n)s treasures"), total)}
         if helper_levels:
-            why += f" and gains {helper_levels} level{'s' if helper_levels != 1 else ''} anyway"
+            why = said(N_("%(helper)s brings %(strength)s of %(of)s strength (%(percent)s%%) to a "
+                          "fight worth %(worth)s and gains %(levels)s anyway"), **brings,
+                       levels=said_plural(N_("%(n)s level"), N_("%(n)s levels"), helper_levels))
+        else:
+            why = said(N_("%(helper)s brings %(strength)s of %(of)s strength (%(percent)s%%) to a "
+                          "fight worth %(worth)s"), **brings)
     items = _pick_items(fighter, treasures * GOLD_PER_TREASURE, edition)
     gold = sum(r["gold"] for r in items)
-    offer = (f"offer {treasures} treasure{'s' if treasures != 1 else ''}, "
-             f"{h if pick_first else f} picks first")
+    terms = {"treasures": said_plural(N_("%(n)s treasure"), N_("%(n)s treasures"), treasures),
+             "picker": h if pick_first else f}
     if items:
-        offer += " - or " + ", ".join(f"{r['name']} ({r['gold']} gold)" for r in items)
+        offer = said(N_("offer %(treasures)s, %(picker)s picks first - or %(items)s"), **terms,
+                     items=items_said([r["name"] for r in items], gold))
+    else:
+        offer = said(N_("offer %(treasures)s, %(picker)s picks first"), **terms)
     return {**base, "treasures": treasures, "pick_first": pick_first,
             "items": [{"iid": r["iid"], "name": r["name"], "gold": r["gold"]} for r in items],
             "items_gold": gold, "share": round(share, 3),
-            "explanation": f"{why}: {offer}."}
+            "explanation": said(N_("%(why)s: %(offer)s."), why=why, offer=offer)}

@@ -21,6 +21,7 @@ from companion.engine.editions import EDITIONS
 from companion.engine.vocab import EditionId, Sex, Variant
 
 from .common import read_json_object
+from .words import localize
 
 bp = Blueprint("calculator", __name__)
 
@@ -158,7 +159,7 @@ def compute(body: Any) -> dict:
 @bp.post("/api/combat")
 def api_combat():
     try:
-        return jsonify(compute(read_json_object()))
+        return jsonify(localize(compute(read_json_object())))
     except BadAction as exc:
         return jsonify({"error": {"message": exc.message}}), 400
 

@@ -3,6 +3,7 @@
 import pytest
 
 from companion.engine import combat, editions
+from companion.engine.words import render
 
 CLASSIC, OZ, SKOOL, RUSSIA, TAILS = (editions.get(e) for e in
                                      ("classic", "oz", "spell-skool", "russia", "tails"))
@@ -59,8 +60,9 @@ def test_fighter_strength_is_level_plus_equipped_usable_gear():
                                                     requires={"class": "wizard"}), level=4)
     view = fight(p, monster(level=1))
     assert view["fighter_strength"] == 7
-    assert view["breakdown"]["fighter"] == [{"source": "Level", "value": 4},
-                                            {"source": "Sword", "value": 3}]
+    # "Level" is a word (a said, in the reader's language); "Sword" is a card name (a fact).
+    assert [(render(b["source"]), b["value"]) for b in view["breakdown"]["fighter"]] == [
+        ("Level", 4), ("Sword", 3)]
 
 
 def test_monster_bonus_against_elves_applies_once_even_with_two_elves():

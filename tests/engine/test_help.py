@@ -1,6 +1,7 @@
 """Asking for help: who could turn the fight, and a bribe the table can argue with."""
 
 from companion.engine import editions, help as helping
+from companion.engine.words import render
 
 CLASSIC, OZ, RUSSIA, TAILS = (editions.get(e) for e in ("classic", "oz", "russia", "tails"))
 
@@ -75,16 +76,16 @@ def test_a_warrior_helper_wins_a_tie():
 def test_dead_players_and_players_in_the_fight_cannot_help():
     fighter = player(1, level=4)
     opts = options(fighter, [fighter, player(2, dead=True, level=9)], [monster("M", 5, 1)])
-    assert not opts[1]["can_help"] and "fighting" in opts[1]["why_not"]
-    assert not opts[2]["can_help"] and "dead" in opts[2]["why_not"]
+    assert not opts[1]["can_help"] and "fighting" in render(opts[1]["why_not"])
+    assert not opts[2]["can_help"] and "dead" in render(opts[2]["why_not"])
 
 
 def test_while_someone_helps_nobody_else_can_but_the_numbers_show_a_swap():
     current = player(2, level=1)
     opts = options(player(1, level=4), [current, player(3, level=9)], [monster("M", 10, 1)],
                    helper=current)
-    assert not opts[2]["can_help"] and "already helping" in opts[2]["why_not"]
-    assert not opts[3]["can_help"] and "only one player" in opts[3]["why_not"]
+    assert not opts[2]["can_help"] and "already helping" in render(opts[2]["why_not"])
+    assert not opts[3]["can_help"] and "only one player" in render(opts[3]["why_not"])
     assert opts[3]["strength"] == 9 and opts[3]["would_win"]
 
 
@@ -100,19 +101,19 @@ def test_tails_mel_is_offered_one_of_four_treasures_and_chuck_picks_first():
                  player(2, DOG, level=3), [snake], edition=TAILS, one_shots=[plushie])
     assert deal["would_win"] and deal["of"] == 4
     assert deal["treasures"] == 1 and not deal["pick_first"]
-    assert "7 of 22" in deal["explanation"]
+    assert "7 of 22" in render(deal["explanation"])
 
 
 def test_a_helper_bringing_half_the_strength_or_more_picks_first():
     deal = bribe(player(1, level=4), player(2, level=6), [monster("M", 9, 4)])
     assert deal["share"] == 0.6 and deal["treasures"] == 2 and deal["pick_first"]
-    assert "P2 picks first" in deal["explanation"]
+    assert "P2 picks first" in render(deal["explanation"])
 
 
 def test_a_fight_for_the_win_is_worth_every_treasure():
     deal = bribe(player(1, level=9), player(2, level=2), [monster("M", 10, 3)])
     assert deal["treasures"] == 3 and deal["pick_first"]
-    assert "game" in deal["explanation"]
+    assert "game" in render(deal["explanation"])
 
 
 def test_a_classic_elf_helper_is_offered_one_treasure_less_since_it_levels_anyway():
@@ -120,15 +121,15 @@ def test_a_classic_elf_helper_is_offered_one_treasure_less_since_it_levels_anywa
     elf = bribe(player(1, level=5), player(2, ELF, level=5), [monster("M", 9, 4)])
     assert (plain["treasures"], elf["treasures"]) == (2, 1)
     assert plain["share"] == 0.5 and plain["pick_first"]
-    assert "level" in elf["explanation"]
+    assert "level" in render(elf["explanation"])
 
 
 def test_no_bribe_when_the_helper_would_not_turn_the_fight_or_is_not_needed():
     hopeless = bribe(player(1, level=2), player(2, level=2), [monster("M", 9, 2)])
     assert not hopeless["would_win"] and hopeless["treasures"] == 0
-    assert "6 more" in hopeless["explanation"]
+    assert "6 more" in render(hopeless["explanation"])
     needless = bribe(player(1, level=9), player(2, level=2), [monster("M", 3, 2)])
-    assert needless["treasures"] == 0 and "without help" in needless["explanation"]
+    assert needless["treasures"] == 0 and "without help" in render(needless["explanation"])
 
 
 def test_items_offered_instead_are_carried_ones_first_and_worth_the_treasures():
@@ -140,7 +141,7 @@ def test_items_offered_instead_are_carried_ones_first_and_worth_the_treasures():
     deal = bribe(fighter, player(2, level=5), [monster("M", 10, 2)])
     assert deal["treasures"] == 1
     assert deal["items"] == [{"iid": 150, "name": "Spare Hat", "gold": 300}]
-    assert "Spare Hat (300 gold)" in deal["explanation"]
+    assert "Spare Hat (300 gold)" in render(deal["explanation"])
 
 
 def test_the_suggestion_is_deterministic():

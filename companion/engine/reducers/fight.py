@@ -9,18 +9,23 @@ from ..core import Context, current_fight, in_fight, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..state import bool_field, choice_field, combat_view, find_player, int_field
 from ..vocab import SIDES
+from ..words import N_, event, event_words, said, said_plural
 from .sheet import kill
+
+
+event_words("fight", N_("%(name)s fights %(monster)s (level %(level)s)"))
 
 
 @reducer("fight")
 def _start_fight(state, action, actor, ctx):
     player = own(state, action, actor)
     if in_fight(state):
-        raise RuleViolation("one-fight-at-a-time", "finish the current fight first")
+        raise RuleViolation("one-fight-at-a-time", N_("finish the current fight first"))
     if state["turn"] != player["id"]:
-        raise RuleViolation("fight-own-turn", f"it is not {player['name']}'s turn")
+        raise RuleViolation("fight-own-turn", N_("it is not %(name)s's turn"), name=player["name"])
     if player["dead"]:
-        raise RuleViolation("dead-cannot-help", f"{player['name']} is dead until the next turn")
+        raise RuleViolation("dead-cannot-help", N_("%(name)s is dead until the next turn"),
+                            name=player["name"])
     monster = monster_card(state, action.get("monster"), ctx, action.get("level"))
     state["combat"] = {
         "fighter": player["id"], "helper": None, "helper_forced": False,
@@ -28,7 +33,8 @@ def _start_fight(state, action, actor, ctx):
         "one_shots": [], "stage": "fighting", "escapes": [], "offers": [], "deal": None,
         "result": None,
     }
-    return f"{player['name']} fights {monster['name']} (level {monster['level']})"
+    return event("fight", player=player["id"], name=player["name"], monster=monster["name"],
+                 level=monster["level"])
 
 
 def monster_card(state: dict, spec: Any, ctx: Context, level: Any = None) -> dict:
@@ -36,40 +42,50 @@ def monster_card(state: dict, spec: Any, ctx: Context, level: Any = None) -> dic
     catalog does not know, or a table using a different printing)."""
     card = ctx.card(state, spec)
     if card["kind"] != "monster":
-        raise BadAction(f"{card['name']} is not a monster.")
+        raise BadAction(N_("%(card)s is not a monster."), card=card["name"])
     if level is not None:
         card["level"] = int_field({"level": level}, "level", 0, 99)
     if card.get("level") is None:
-        raise BadAction(f"The catalog does not know {card['name']}'s level: "
-                        "enter the level printed on your card.")
+        raise BadAction(N_("The catalog does not know %(card)s's level: "
+                           "enter the level printed on your card."), card=card["name"])
     return card
+
+
+event_words("add_monster", N_("%(monster)s (level %(level)s) joins the fight"))
 
 
 @reducer("add_monster")
 def _add_monster(state, action, actor, ctx):
     fight = current_fight(state)
     if fight["stage"] != "fighting":
-        raise RuleViolation("no-combat", "the fight is past the point where monsters join")
+        raise RuleViolation("no-combat", N_("the fight is past the point where monsters join"))
     monster = monster_card(state, action.get("monster"), ctx, action.get("level"))
     fight["monsters"].append({"card": monster, "enhancers": [], "gone": False})
-    return f"{monster['name']} (level {monster['level']}) joins the fight"
+    return event("add_monster", monster=monster["name"], level=monster["level"])
 
 
 def _monster_index(fight: dict, action: dict, field: str = "monster") -> int:
     return int_field(action, field, 0, len(fight["monsters"]) - 1, 0 if len(fight["monsters"]) == 1 else ...)
 
 
+event_words("enhance", N_("%(card)s on %(monster)s"))
+
+
 @reducer("enhance")
 def _enhance(state, action, actor, ctx):
     fight = current_fight(state)
     if fight["stage"] != "fighting":
-        raise RuleViolation("no-combat", "enhancers go in while the fight is on")
+        raise RuleViolation("no-combat", N_("enhancers go in while the fight is on"))
     index = _monster_index(fight, action)
     card = ctx.card(state, action.get("card"))
     if card["kind"] != "enhancer":
-        raise BadAction(f"{card['name']} is not a monster enhancer.")
+        raise BadAction(N_("%(card)s is not a monster enhancer."), card=card["name"])
     fight["monsters"][index]["enhancers"].append(card)
-    return f"{card['name']} on {fight['monsters'][index]['card']['name']}"
+    return event("enhance", card=card["name"], monster=fight["monsters"][index]["card"]["name"])
+
+
+event_words("remove_monster", N_("%(monster)s is removed from the fight "
+                                 "(no level for it, its treasures still count)"))
 
 
 @reducer("remove_monster")
@@ -78,21 +94,31 @@ def _remove_monster(state, action, actor, ctx):
     fight = current_fight(state)
     index = _monster_index(fight, action)
     fight["monsters"][index]["gone"] = True
-    name = fight["monsters"][index]["card"]["name"]
-    return f"{name} is removed from the fight (no level for it, its treasures still count)"
+    return event("remove_monster", monster=fight["monsters"][index]["card"]["name"])
+
+
+# The bonus is an int; ``signed`` is the same number written with its sign ("+2", "-3").
+ONE_SHOT_WORDS = {"players": event_words("one_shot_players", N_("%(card)s for the players (%(signed)s)")),
+                  "monsters": event_words("one_shot_monsters", N_("%(card)s for the monsters (%(signed)s)"))}
 
 
 @reducer("one_shot")
 def _one_shot(state, action, actor, ctx):
     fight = current_fight(state)
     if fight["stage"] != "fighting":
-        raise RuleViolation("no-combat", "one-shots go in while the fight is on")
+        raise RuleViolation("no-combat", N_("one-shots go in while the fight is on"))
     side = choice_field(action, "side", SIDES)
     card = ctx.card(state, action.get("card"))
     if card["kind"] not in ("one-shot", "ally", "other", "item"):
-        raise BadAction(f"{card['name']} cannot be played as a one-shot.")
+        raise BadAction(N_("%(card)s cannot be played as a one-shot."), card=card["name"])
     fight["one_shots"].append({"side": side, "card": card, "by": actor.player})
-    return f"{card['name']} for the {side} ({card.get('bonus', 0):+d})"
+    bonus = card.get("bonus", 0)
+    return event(ONE_SHOT_WORDS[side], card=card["name"], side=side, bonus=bonus,
+                 signed="%+d" % bonus)
+
+
+event_words("help", N_("%(name)s helps %(fighter)s"))
+event_words("help_forced", N_("%(name)s helps %(fighter)s (forced by a card)"))
 
 
 @reducer("help")
@@ -103,66 +129,84 @@ def _help(state, action, actor, ctx):
     deals.check_join(state, fight, player, ctx.edition)
     fight["helper"] = player["id"]
     fight["helper_forced"] = forced
-    return f"{player['name']} helps {find_player(state, fight['fighter'])['name']}" + (
-        " (forced by a card)" if forced else "")
+    return event("help_forced" if forced else "help", player=player["id"], name=player["name"],
+                 to=fight["fighter"], fighter=find_player(state, fight["fighter"])["name"])
+
+
+event_words("stop_helping", N_("%(name)s stops helping"))
 
 
 @reducer("stop_helping")
 def _stop_helping(state, action, actor, ctx):
     fight = current_fight(state)
     if fight.get("helper") is None:
-        raise BadAction("Nobody is helping in this fight.")
+        raise BadAction(N_("Nobody is helping in this fight."))
     helper = find_player(state, fight["helper"])
     if not actor.may_act_for(helper["id"]) and actor.player != fight["fighter"]:
-        raise Forbidden("Only the helper, the fighter or the host can end the help.")
+        raise Forbidden(N_("Only the helper, the fighter or the host can end the help."))
     deals.check_leave(state, fight, helper, ctx.edition)
     fight["helper"] = None
     fight["helper_forced"] = False
     fight["deal"] = None
-    return f"{helper['name']} stops helping"
+    return event("stop_helping", player=helper["id"], name=helper["name"])
+
+
+event_words("fight_lost", N_("%(name)s cannot win (%(players)s against %(monsters)s): run away"))
+# A won fight: who won by how much, then what it brought (levels, treasures, the deal kept).
+# The same words are the fight's ``result``, shown until the fight is cleared.
+WIN_WORDS = N_("%(name)s wins (%(players)s against %(monsters)s); %(details)s")
+event_words("fight_won", WIN_WORDS)
 
 
 @reducer("resolve")
 def _resolve(state, action, actor, ctx):
     fight = current_fight(state)
     if fight["stage"] != "fighting":
-        raise BadAction("The fight has already been decided; run away or close it.")
+        raise BadAction(N_("The fight has already been decided; run away or close it."))
     if not (actor.host or actor.player in (fight["fighter"], fight.get("helper"))):
-        raise Forbidden("Only the fighter, the helper or the host can resolve the fight.")
+        raise Forbidden(N_("Only the fighter, the helper or the host can resolve the fight."))
     view = combat_view(state, helpers=False)
     fighter = find_player(state, fight["fighter"])
     if not view["winning"]:
         fight["stage"] = "running"
-        return (f"{fighter['name']} cannot win ({view['players_strength']} against "
-                f"{view['monsters_strength']}): run away")
+        return event("fight_lost", player=fighter["id"], name=fighter["name"],
+                     players=view["players_strength"], monsters=view["monsters_strength"])
     return _win(state, fight, view, fighter, ctx)
 
 
-def _win(state: dict, fight: dict, view: dict, fighter: dict, ctx: Context) -> str:
+def _win(state: dict, fight: dict, view: dict, fighter: dict, ctx: Context) -> dict:
     rewards = view["rewards"]
     old = fighter["level"]
-    lines = [f"{fighter['name']} wins ({view['players_strength']} against {view['monsters_strength']})"]
+    details = []
     if rewards["fighter_levels"]:
         set_level(state, fighter, old + rewards["fighter_levels"], "kill")
-        lines.append(f"level {old} to {fighter['level']}")
+        details.append(said(N_("level %(old)s to %(new)s"), old=old, new=fighter["level"]))
     helper = find_player(state, fight["helper"]) if fight.get("helper") is not None else None
     if helper is not None and rewards["helper_levels"]:
         hold = helper["level"]
         set_level(state, helper, hold + rewards["helper_levels"], "kill")
-        lines.append(f"{helper['name']} level {hold} to {helper['level']}")
+        details.append(said(N_("%(name)s level %(old)s to %(new)s"), name=helper["name"],
+                            old=hold, new=helper["level"]))
     if (helper is not None and fighter["id"] in state["winners"]
             and state.get("variants", {}).get("shared_victory")
             and helper["id"] not in state["winners"]):
         state["winners"].append(helper["id"])
-        lines.append(f"{helper['name']} shares the victory")
-    lines.append(f"{rewards['treasures']} treasures" + (" face up" if helper else " face down"))
-    deal_line = deals.carry_out_deal(state, fight, rewards)
-    if deal_line:
-        lines.append(deal_line)
+        details.append(said(N_("%(name)s shares the victory"), name=helper["name"]))
+    if helper:
+        details.append(said_plural(N_("%(n)s treasure face up"), N_("%(n)s treasures face up"),
+                                   rewards["treasures"]))
+    else:
+        details.append(said_plural(N_("%(n)s treasure face down"), N_("%(n)s treasures face down"),
+                                   rewards["treasures"]))
+    deal_said = deals.carry_out_deal(state, fight, rewards)
+    if deal_said:
+        details.append(deal_said)
     use_up(state, fight)
     fight["stage"] = "over"
-    fight["result"] = {"won": True, "text": "; ".join(lines), **rewards}
-    return "; ".join(lines)
+    words = {"name": fighter["name"], "players": view["players_strength"],
+             "monsters": view["monsters_strength"], "details": details}
+    fight["result"] = {"won": True, "text": said(WIN_WORDS, **words), **rewards}
+    return event("fight_won", player=fighter["id"], **words)
 
 
 def use_up(state: dict, fight: dict) -> None:
@@ -180,20 +224,23 @@ def _run_away(state, action, actor, ctx):
     """Each fighter rolls separately against each monster (Mate copies included)."""
     fight = current_fight(state)
     if fight["stage"] != "running":
-        raise RuleViolation("run-away-roll", "resolve the fight first: you run only from a fight you lose")
+        raise RuleViolation("run-away-roll",
+                            N_("resolve the fight first: you run only from a fight you lose"))
     player = own(state, action, actor)
     if player["id"] not in (fight["fighter"], fight.get("helper")):
-        raise BadAction(f"{player['name']} is not in this fight.")
+        raise BadAction(N_("%(name)s is not in this fight."), name=player["name"])
     view = combat_view(state, helpers=False)
     index = int_field(action, "monster", 0, len(view["monsters"]) - 1,
                       0 if len(view["monsters"]) == 1 else ...)
     monster_view = view["monsters"][index]
     if monster_view["gone"]:
-        raise BadAction("That monster has left the fight.")
+        raise BadAction(N_("That monster has left the fight."))
     if any(e["player"] == player["id"] and e["monster"] == index for e in fight["escapes"]):
-        raise RuleViolation("flee-each-monster", f"{player['name']} already rolled against that monster")
+        raise RuleViolation("flee-each-monster", N_("%(name)s already rolled against that monster"),
+                            name=player["name"])
     if player["dead"]:
-        raise RuleViolation("flee-each-monster", f"{player['name']} is dead and runs from nothing more")
+        raise RuleViolation("flee-each-monster", N_("%(name)s is dead and runs from nothing more"),
+                            name=player["name"])
     roll = action.get("roll")
     if roll is None:
         roll = ctx.rng.randint(1, 6)
@@ -202,27 +249,38 @@ def _run_away(state, action, actor, ctx):
     escaped = bool(need.get("auto")) or roll >= need["needs"]
     card = fight["monsters"][monster_view["source"]]["card"]
     fight["escapes"].append({"player": player["id"], "monster": index, "roll": roll, "escaped": escaped})
-    line = f"{player['name']} rolls {roll} against {monster_view['name']} (needs {need['needs']}): "
+    words = {"player": player["id"], "name": player["name"], "roll": roll,
+             "monster": monster_view["name"], "needs": need["needs"]}
     if escaped:
-        line += "escapes"
+        happened = event("escape", **words)
     else:
-        line += "caught! " + _bad_stuff(state, player, card, ctx)
+        happened = event("caught", bad_stuff=_bad_stuff(state, player, card, ctx), **words)
     _maybe_finish_running(state, fight)
-    return line
+    return happened
 
 
-def _bad_stuff(state: dict, player: dict, monster: dict, ctx: Context) -> str:
+event_words("escape", N_("%(name)s rolls %(roll)s against %(monster)s (needs %(needs)s): escapes"))
+event_words("caught", N_("%(name)s rolls %(roll)s against %(monster)s (needs %(needs)s): "
+                         "caught! %(bad_stuff)s"))
+
+
+def _bad_stuff(state: dict, player: dict, monster: dict, ctx: Context) -> dict | str:
+    """What the monster does to a player it catches: death (the death's own words), or Bad
+    Stuff; ``summary`` is the card's own text (a fact, like its name)."""
     bad = monster.get("bad_stuff") or {}
     if bad.get("death"):
         return kill(state, player, ctx)
-    parts = []
+    summary = bad.get("summary")
     if bad.get("levels"):
         old = player["level"]
         player["level"] = max(1, old - bad["levels"])
-        parts.append(f"level {old} to {player['level']}")
-    if bad.get("summary"):
-        parts.append(bad["summary"])
-    return "Bad Stuff: " + ("; ".join(parts) if parts else "as the card says")
+        if summary:
+            return said(N_("Bad Stuff: level %(old)s to %(new)s; %(summary)s"),
+                        old=old, new=player["level"], summary=summary)
+        return said(N_("Bad Stuff: level %(old)s to %(new)s"), old=old, new=player["level"])
+    if summary:
+        return said(N_("Bad Stuff: %(summary)s"), summary=summary)
+    return said(N_("Bad Stuff: as the card says"))
 
 
 def _pending_escapes(state: dict, fight: dict) -> list[tuple[int, int]]:
@@ -239,7 +297,10 @@ def _maybe_finish_running(state: dict, fight: dict) -> None:
     if not _pending_escapes(state, fight):
         fight["stage"] = "over"
         use_up(state, fight)
-        fight["result"] = {"won": False, "text": "Everyone has run: the fight is over."}
+        fight["result"] = {"won": False, "text": said(N_("Everyone has run: the fight is over."))}
+
+
+event_words("sacrifice_ally", N_("%(name)s sacrifices %(card)s and escapes every monster"))
 
 
 @reducer("sacrifice_ally")
@@ -247,12 +308,13 @@ def _sacrifice_ally(state, action, actor, ctx):
     fight = current_fight(state)
     player = own(state, action, actor)
     if not ctx.edition.allies:
-        raise RuleViolation("no-allies-in-edition", f"{ctx.edition.name} has no allies")
+        raise RuleViolation("no-allies-in-edition", N_("%(edition)s has no allies"),
+                            edition=ctx.edition.name)
     if fight["stage"] != "running" or player["id"] not in (fight["fighter"], fight.get("helper")):
-        raise RuleViolation("ally-sacrifice-escape", "an ally is sacrificed instead of a run-away roll")
+        raise RuleViolation("ally-sacrifice-escape", N_("an ally is sacrificed instead of a run-away roll"))
     ally = next((c for c in player["cards"] if c["card"]["kind"] == "ally"), None)
     if ally is None:
-        raise RuleViolation("ally-sacrifice-escape", f"{player['name']} has no ally")
+        raise RuleViolation("ally-sacrifice-escape", N_("%(name)s has no ally"), name=player["name"])
     # The ally saves its owner; the fighter decides whether it saves the helper too.
     saved = {player["id"]}
     if action.get("helper_too") is True and player["id"] == fight["fighter"] and fight.get("helper") is not None:
@@ -262,15 +324,18 @@ def _sacrifice_ally(state, action, actor, ctx):
             fight["escapes"].append({"player": pid, "monster": index, "roll": None, "escaped": True})
     player["cards"].remove(ally)
     _maybe_finish_running(state, fight)
-    return f"{player['name']} sacrifices {ally['card']['name']} and escapes every monster"
+    return event("sacrifice_ally", player=player["id"], name=player["name"], card=ally["card"]["name"])
+
+
+event_words("close_fight", N_("The fight is cleared from the table"))
 
 
 @reducer("close_fight")
 def _close_fight(state, action, actor, ctx):
     fight = state.get("combat")
     if not fight:
-        raise RuleViolation("no-combat", "there is no fight to close")
+        raise RuleViolation("no-combat", N_("there is no fight to close"))
     if fight["stage"] != "over" and not actor.host:
-        raise RuleViolation("no-combat", "the fight is not over yet")
+        raise RuleViolation("no-combat", N_("the fight is not over yet"))
     state["combat"] = None
-    return "The fight is cleared from the table"
+    return event("close_fight")

@@ -6,6 +6,9 @@ from .. import deals
 from ..core import current_fight, own, reducer
 from ..errors import BadAction, RuleViolation
 from ..state import combat_view, find_player
+from ..words import N_, event, event_words
+
+event_words("offer", N_("%(name)s offers %(to_name)s: %(terms)s"))
 
 
 @reducer("offer")
@@ -13,10 +16,15 @@ def _offer(state, action, actor, ctx):
     fight = current_fight(state)
     fighter = find_player(state, fight["fighter"])
     if not actor.may_act_for(fighter["id"]):
-        raise RuleViolation("bribe-fighter-only", "only the player in the fight offers a bribe")
+        raise RuleViolation("bribe-fighter-only", N_("only the player in the fight offers a bribe"))
     offer = deals.make_offer(state, fight, action, ctx.edition, combat_view(state, helpers=False))
     fight["offers"] = [o for o in fight["offers"] if o["to"] != offer["to"]] + [offer]
-    return deals.describe_offer(state, offer, f"{fighter['name']} offers")
+    return event("offer", player=fighter["id"], name=fighter["name"], to=offer["to"],
+                 to_name=find_player(state, offer["to"])["name"], terms=deals.offer_terms(offer))
+
+
+# The helper is named twice: "Boris accepts and helps; deal Boris: 2 treasures ...".
+event_words("accept_offer", N_("%(name)s accepts and helps; deal %(name)s: %(terms)s"))
 
 
 @reducer("accept_offer")
@@ -25,13 +33,17 @@ def _accept_offer(state, action, actor, ctx):
     player = own(state, action, actor)
     offer = next((o for o in fight["offers"] if o["to"] == player["id"]), None)
     if offer is None:
-        raise BadAction(f"There is no offer for {player['name']}.")
+        raise BadAction(N_("There is no offer for %(name)s."), name=player["name"])
     deals.check_join(state, fight, player, ctx.edition)
     fight["helper"] = player["id"]
     fight["helper_forced"] = False
     fight["deal"] = offer
     fight["offers"] = []
-    return deals.describe_offer(state, offer, f"{player['name']} accepts and helps; deal")
+    return event("accept_offer", player=player["id"], name=player["name"], to=fight["fighter"],
+                 terms=deals.offer_terms(offer))
+
+
+event_words("decline_offer", N_("%(name)s declines the offer"))
 
 
 @reducer("decline_offer")
@@ -41,5 +53,5 @@ def _decline_offer(state, action, actor, ctx):
     before = len(fight["offers"])
     fight["offers"] = [o for o in fight["offers"] if o["to"] != player["id"]]
     if len(fight["offers"]) == before:
-        raise BadAction(f"There is no offer for {player['name']}.")
-    return f"{player['name']} declines the offer"
+        raise BadAction(N_("There is no offer for %(name)s."), name=player["name"])
+    return event("decline_offer", player=player["id"], name=player["name"], to=fight["fighter"])
