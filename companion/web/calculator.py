@@ -19,9 +19,10 @@ from companion.engine.action_models import INLINE_MODELS, CardSpec, explain
 from companion.engine.character import slugify
 from companion.engine.editions import EDITIONS
 from companion.engine.vocab import EditionId, Sex, Variant
+from companion.engine.words import N_
 
 from .common import read_json_object
-from .words import localize
+from .words import error_message, localize
 
 bp = Blueprint("calculator", __name__)
 
@@ -95,7 +96,7 @@ class CombatRequest(_Body):
 def parse_request(body: Any) -> CombatRequest:
     """The calculator's body, typed; a ``BadAction`` naming the field otherwise."""
     if not isinstance(body, dict):
-        raise BadAction("The request body must be a JSON object.")
+        raise BadAction(N_("The request body must be a JSON object."))
     try:
         return CombatRequest.model_validate(body)
     except ValidationError as exc:
@@ -105,7 +106,7 @@ def parse_request(body: Any) -> CombatRequest:
             message = f"'{field}' must list names (like 'elf') or cards' facts."
         raise BadAction(message) from None
     except RecursionError:
-        raise BadAction("The request is nested too deeply.") from None
+        raise BadAction(N_("The request is nested too deeply.")) from None
 
 
 # --- the computation ---------------------------------------------------------------------
@@ -144,9 +145,10 @@ def compute(body: Any) -> dict:
     for entry in request_.monsters:
         card = _cards([entry.card])[0]
         if card["kind"] != "monster":
-            raise BadAction(f"{card['name']} is not a monster.")
+            raise BadAction(N_("%(card)s is not a monster."), card=card["name"])
         if card.get("level") is None:
-            raise BadAction(f"The catalog does not know {card['name']}'s level: give the monster inline.")
+            raise BadAction(N_("The catalog does not know the level of %(card)s: give the monster inline."),
+                            card=card["name"])
         monsters.append({"card": card, "enhancers": _cards(entry.enhancers), "gone": False})
     shots = request_.one_shots or OneShots()
     one_shots = [{"side": side, "card": card}
@@ -161,7 +163,7 @@ def api_combat():
     try:
         return jsonify(localize(compute(read_json_object())))
     except BadAction as exc:
-        return jsonify({"error": {"message": exc.message}}), 400
+        return jsonify({"error": {"message": error_message(exc)}}), 400
 
 
 def _int(name: str, default: int) -> int:
@@ -197,7 +199,7 @@ def page():
     try:
         result = compute(body)
     except BadAction as exc:
-        error = exc.message
+        error = error_message(exc)
     catalog = load_catalog()
     template = "calculator/_result.html" if request.headers.get("HX-Request") == "true" else "calculator/page.html"
     return render_template(template, result=result, error=error, args=request.args, edition=edition,
