@@ -1,8 +1,10 @@
 """The rules engine: plain Python, no Flask, no database.
 
-``apply(state, action, actor)`` returns the new state and a history line, or raises
-``BadAction`` (malformed), ``Forbidden`` (not your seat) or ``RuleViolation`` (the rules
-say no; carries the rule id, our sentence and the edition's citation).
+``apply(state, action, actor)`` returns the new state and the event it produced (data:
+``{"kind": ..., params}``, see ``words.py``), or raises ``BadAction`` (malformed),
+``Forbidden`` (not your seat) or ``RuleViolation`` (the rules say no; carries the rule id, what
+in this game broke it as a said, and the edition's citation). The engine writes no English:
+the web layer puts events and saids into words in the reader's language.
 ``parse_action(data)`` turns a dict into its typed action (``action_models``), or raises
 ``BadAction`` naming the field; ``action_json_schema()`` is every action as a JSON Schema.
 ``allowed(state, actor)`` lists the actions a seat may take now (``allowed.py``).
