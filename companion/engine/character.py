@@ -148,6 +148,12 @@ def usable(item: Card, player: Player, edition: Edition) -> dict | None:
             if wanted == ["male"]:
                 return said(N_("only a male character can use it"))
             return said(N_("this character cannot use it"))
+        if key == "not_sex" and player.get("sex") in wanted:
+            if wanted == ["female"]:
+                return said(N_("a female character cannot use it"))
+            if wanted == ["male"]:
+                return said(N_("a male character cannot use it"))
+            return said(N_("this character cannot use it"))
         if key == "not_race":
             banned = (set(wanted) & set(my_races)) - {free_race(player, edition)}
             if banned:
@@ -265,33 +271,43 @@ def active_effects(player: Player, edition: Edition) -> list[Effect]:
     return out
 
 
-def holder_meets(cond: dict | None, player: Player, edition: Edition, *,
-                 roles: Iterable[str] | None = None, tags: Iterable[str] | None = None) -> bool:
-    """Whether an ``if`` on a player's own card holds for its holder.
+def meets(cond: dict | None, player: Player, edition: Edition, *,
+          roles: Iterable[str] | None = None, tags: Iterable[str] | None = None,
+          skip: Iterable[str] = (), without_free: bool = False) -> bool:
+    """Whether ``player`` meets every key of a condition: the one matcher of the rule
+    vocabulary (an effect's ``if`` on a player's own card or on a monster, an item's keys).
 
-    ``roles``/``tags`` are the fight's context; None means outside a fight, where an
-    effect that needs a role or a monster tag does not apply.
+    ``roles``/``tags`` are the fight's context; None means outside a fight, where a key that
+    needs a role or a tag does not hold. ``skip`` names keys judged elsewhere (a monster's own
+    tags). ``without_free`` leaves out the race or class a Half-Breed or Super Munchkin holds
+    free of drawbacks, for a condition that would hurt the player. An unknown key never holds:
+    a condition we cannot judge never silently applies.
     """
-    if not cond:
-        return True
-    for key, value in cond.items():
-        wanted = as_list(value)
+    my_races, my_classes = set(races(player, edition)), set(classes(player, edition))
+    counted_races = my_races - {free_race(player, edition)} if without_free else my_races
+    counted_classes = my_classes - {free_class(player, edition)} if without_free else my_classes
+    for key, value in (cond or {}).items():
+        if key in skip:
+            continue
+        wanted = set(as_list(value))
         if key == "race":
-            ok = bool(set(wanted) & set(races(player, edition)))
+            ok = bool(wanted & counted_races)
         elif key == "class":
-            ok = bool(set(wanted) & set(classes(player, edition)))
+            ok = bool(wanted & counted_classes)
         elif key == "sex":
             ok = player.get("sex") in wanted
+        elif key == "not_sex":
+            ok = player.get("sex") not in wanted
         elif key == "not_race":
-            ok = not set(wanted) & set(races(player, edition))
+            ok = not wanted & my_races
         elif key == "not_class":
-            ok = not set(wanted) & set(classes(player, edition))
+            ok = not wanted & my_classes
         elif key == "role":
-            ok = roles is not None and bool(set(wanted) & set(roles))
+            ok = roles is not None and bool(wanted & set(roles))
         elif key == "tag":
-            ok = tags is not None and bool(set(wanted) & set(tags))
+            ok = tags is not None and bool(wanted & set(tags))
         else:
-            ok = False  # a condition we cannot judge never silently applies
+            ok = False
         if not ok:
             return False
     return True
@@ -309,7 +325,7 @@ def effect_value(effect: Effect, player: Player, edition: Edition) -> int:
 
 def _stat_values(player: Player, edition: Edition, stat: str) -> list[int]:
     return [effect_value(e, player, edition) for e in active_effects(player, edition)
-            if e.get("stat") == stat and holder_meets(e.get("if"), player, edition)]
+            if e.get("stat") == stat and meets(e.get("if"), player, edition)]
 
 
 def hand_limit(player: Player, edition: Edition) -> int:
@@ -336,7 +352,7 @@ def sheet(player: Player, edition: Edition) -> dict:
     """
     rows = item_rows(player, edition)
     effects = active_effects(player, edition)
-    steady = [e for e in effects if holder_meets(e.get("if"), player, edition)]
+    steady = [e for e in effects if meets(e.get("if"), player, edition)]
 
     def total(stat: str, items: bool) -> int:
         return sum(effect_value(e, player, edition) for e in steady

@@ -74,34 +74,6 @@ def _hurts(effect: dict) -> bool:
     return stat == "level_only"
 
 
-def _player_meets(cond: dict, player: Player, edition: Edition, hurts: bool) -> bool:
-    """Whether one player facing a monster meets the player keys of a monster-side ``if``."""
-    my_races = set(ch.races(player, edition))
-    my_classes = set(ch.classes(player, edition))
-    if hurts:
-        my_races -= {ch.free_race(player, edition)}
-        my_classes -= {ch.free_class(player, edition)}
-    for key, value in cond.items():
-        wanted = set(ch.as_list(value))
-        if key == "race":
-            ok = bool(wanted & my_races)
-        elif key == "class":
-            ok = bool(wanted & my_classes)
-        elif key == "sex":
-            ok = player.get("sex") in wanted
-        elif key == "not_race":
-            ok = not wanted & set(ch.races(player, edition))
-        elif key == "not_class":
-            ok = not wanted & set(ch.classes(player, edition))
-        elif key == "tag":
-            continue  # judged against the monster itself
-        else:
-            ok = False
-        if not ok:
-            return False
-    return True
-
-
 def _monster_meets(effect: dict, entry: dict, facing: list[Player], edition: Edition) -> bool:
     """Whether a monster's (or its enhancer's) effect is triggered.
 
@@ -114,7 +86,7 @@ def _monster_meets(effect: dict, entry: dict, facing: list[Player], edition: Edi
     if not set(cond) - {"tag"}:
         return True
     hurts = _hurts(effect)
-    return any(_player_meets(cond, p, edition, hurts) for p in facing)
+    return any(ch.meets(cond, p, edition, skip=("tag",), without_free=hurts) for p in facing)
 
 
 # A card without a name (a bare inline card) is called by what it is, in the reader's words.
@@ -173,7 +145,7 @@ def _player_side(player: Player, edition: Edition, roles: set[str], tags: set[st
     lines = [{"source": said(N_("Level")), "value": player.get("level") or 1}]
     ties = False
     for eff in ch.active_effects(player, edition):
-        if not ch.holder_meets(eff.get("if"), player, edition, roles=roles, tags=tags):
+        if not ch.meets(eff.get("if"), player, edition, roles=roles, tags=tags):
             continue
         if eff.get("stat") == "wins_ties" and eff.get("value", True):
             ties = True
@@ -191,7 +163,7 @@ def _player_side(player: Player, edition: Edition, roles: set[str], tags: set[st
         if card.get("bonus"):
             lines.append({"source": _name(card, "one-shot"), "value": card["bonus"]})
         for eff in card.get("effects") or []:
-            if eff.get("stat") == "strength" and ch.holder_meets(
+            if eff.get("stat") == "strength" and ch.meets(
                     eff.get("if"), player, edition, roles=roles, tags=tags):
                 lines.append({"source": _describe(_name(card, "one-shot"), eff),
                               "value": ch.effect_value(eff, player, edition)})
@@ -201,7 +173,7 @@ def _player_side(player: Player, edition: Edition, roles: set[str], tags: set[st
 def _holder_effects(player: Player, edition: Edition, stat: str, roles: set[str],
                     tags: Iterable[str]) -> list[dict]:
     return [e for e in ch.active_effects(player, edition) if e.get("stat") == stat
-            and ch.holder_meets(e.get("if"), player, edition, roles=roles, tags=set(tags))]
+            and ch.meets(e.get("if"), player, edition, roles=roles, tags=set(tags))]
 
 
 # ---------------------------------------------------------------- compute
@@ -234,12 +206,16 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
 
     # players' side
     fighter_roles = {"fighting"} | ({"helped"} if helper_counts else set())
+    # A players' one-shot counts in the column of whom it is for: the calculator says so
+    # (``for``); at a table it is whoever played it (``by``), so a helper's own potion is
+    # judged against the helper (an "if Elf" bonus), anyone else's against the fighter.
     shots_for = {"fighter": [], "helper": []}
     monster_shots = []
     for shot in one_shots:
+        target = shot.get("for", shot.get("by"))
         if shot.get("side") == "monsters":
             monster_shots.append(shot)
-        elif helper_counts and shot.get("for") is not None and shot.get("for") == helper_id:
+        elif helper_counts and target is not None and target == helper_id:
             shots_for["helper"].append(shot)
         else:
             shots_for["fighter"].append(shot)

@@ -54,8 +54,6 @@ def apply_curse(player: dict, card: dict, edition: Edition) -> dict:
             outcome["candidates"] = [c for c in items if c["card"].get("big")]
         elif slot == "any":
             outcome["candidates"] = items
-        elif slot == "hand":
-            outcome["candidates"] = [c for c in items if c["card"].get("slot") in ("1-hand", "2-hands")]
         else:
             outcome["candidates"] = [c for c in items if c["card"].get("slot") == slot]
         if not outcome["candidates"]:

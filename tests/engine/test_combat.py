@@ -344,3 +344,23 @@ def test_calculator_player_looks_names_up_when_given_a_resolver():
     p = combat.calculator_player({"level": 3, "classes": ["Warrior"]},
                                  resolve=lambda kind, name: cards.get((kind, name)))
     assert fight(p, monster(level=3))["winning"]
+
+
+def test_a_not_female_item_gives_a_female_character_nothing():
+    # The card schema accepts requires.not_sex; it used to be checked nowhere, so she got it.
+    skirt = item("Kilt", 3, requires={"not_sex": "female"})
+    assert fight(player(1, skirt, level=1, sex="female"), monster(level=5))["fighter_strength"] == 1
+    assert fight(player(1, skirt, level=1, sex="male"), monster(level=5))["fighter_strength"] == 4
+
+
+def test_a_one_shot_played_by_the_helper_is_judged_against_the_helper():
+    # An "if Elf" potion counts its bonus when the one it is for is an Elf; at a table the
+    # one it is for is whoever played it.
+    elf_potion = {"kind": "one-shot", "name": "Elf Brew", "bonus": 0,
+                  "effects": [{"stat": "strength", "value": 3, "if": {"race": "elf"}}]}
+    elf = player(2, {"kind": "race", "name": "Elf", "slug": "elf"}, level=1)
+    by_helper = fight(player(1, level=1), monster(level=9), helper=elf,
+                      one_shots=[{"side": "players", "card": elf_potion, "by": 2}])
+    by_fighter = fight(player(1, level=1), monster(level=9), helper=elf,
+                       one_shots=[{"side": "players", "card": elf_potion, "by": 1}])
+    assert by_helper["players_strength"] == by_fighter["players_strength"] + 3
