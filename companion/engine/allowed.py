@@ -13,9 +13,10 @@ accepts for this actor right now, for example::
      "fight": [{"player": 1, "needs": ["monster"], "kind": "monster"}]}
 
 A type the actor may not take at all is left out. Nothing here knows a rule: the candidates
-are built from the state (every player, every card in front of them, the fight's monsters,
-the table's switches) and each one is kept only if ``engine.apply`` accepts it, so ``allowed``
-cannot disagree with the engine.
+are built from the state (the seats the actor may act for, by the engine's own
+``Actor.may_act_for``, and everyone as a target; the cards in front of those seats; the fight's
+monsters; the table's switches) and each one is kept only if ``engine.apply`` accepts it, so
+``allowed`` cannot disagree with the engine. Pass the stored state (not ``public_state``).
 
 Free values are tried at their everyday steps, and only those are listed: ``level`` by -1 and
 +1 (every source), ``gear`` by -1 and +1, ``set_hand`` one card fewer or more, ``set_sex``
@@ -24,9 +25,9 @@ either sex, ``equip``/``lock_table``/``set_variant`` both ways, ``help`` and
 are left open and named in ``needs``: a card (``fight``, ``add_monster``, ``enhance``,
 ``one_shot``, ``play``: checked with a plain card of the ``kind`` given; ``play`` is tried
 with an item, which goes in front of its owner, and with a curse, which may be played on
-anyone), a name (``rename``), what to sell (``sell``: checked with 100 gold from the hand),
-what to promise (``offer``: checked with one treasure), house cards (checked with a sample
-card). ``allowed(state, actor, card=spec)`` checks the card-taking types with that card
+anyone), a name (``rename``), what to sell (``sell``: checked with 1000 gold from the hand,
+one level), what to promise (``offer``: checked with one treasure), house cards (checked with
+a sample card). ``allowed(state, actor, card=spec)`` checks the card-taking types with that card
 instead, and lists them concretely (the card page does).
 
 ``options(state, actor)`` answers ``(allowed, refused)`` in one pass: ``refused`` lists the
@@ -36,11 +37,14 @@ press to be told the rule. ``lists(table, type, **params)`` says whether a table
 action with (at least) these params.
 
 Speed: checking a candidate with ``engine.apply`` means a deep copy of the state per
-candidate, about a millisecond for a six-player game. Instead the state is frozen once and
-each check works on a copy-on-write view of it (containers are copied when the reducer
-reads them, so a check costs what it touches). The view holds exactly the state's data; a
-reducer that writes into a part that was not copied hits a frozen container, and that
-candidate is checked again the plain way. ``bench/allowed.py`` measures it.
+candidate, about a millisecond for a six-player game, and a phone has a hundred candidates.
+Instead the state is frozen once and ``engine.apply`` checks each candidate on a copy-on-write
+view of it, so a check costs what it touches: small parts (a player's cards, a monster) are
+copied whole the first time a reducer reads them, big ones (the players, the fight) lazily,
+child by child, and values (cards, log lines) never. The view holds exactly the state's data;
+a reducer that wrote into a part that was not copied would hit a frozen container, and that
+candidate is checked again the plain way (``FAST = False`` checks everything the plain way;
+the tests compare both). ``bench/allowed.py`` measures it.
 """
 
 from __future__ import annotations
@@ -61,7 +65,7 @@ SAMPLE_CARDS: dict[str, dict] = {
     "curse": {"kind": "curse", "name": "A curse"},
 }
 SAMPLE_HOUSE_CARD = {"kind": "other", "name": "Sample house card (allowed check)"}
-SAMPLE_HAND_GOLD = 100
+SAMPLE_HAND_GOLD = 1000  # one level's worth: less is refused (no change is given)
 SAMPLE_TREASURES = 1
 
 # Which field of each card-taking type holds the card, and the kinds it is checked with.
@@ -74,6 +78,7 @@ CARD_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 Candidate = tuple[dict, dict]  # (the params listed, extra fields the check fills in)
+FAST = True  # check on the copy-on-write view; False: a plain deep copy per check (tests compare)
 
 
 def allowed(state: dict, actor: Any, *, card: Any = None) -> dict[str, list[dict]]:
@@ -85,14 +90,14 @@ def options(state: dict, actor: Any, *, card: Any = None) -> tuple[dict, dict]:
     """``(allowed, refused)``: what the engine accepts, and what a rule refuses (with ``rule``)."""
     from companion import engine  # the package imports this module
 
-    frozen = _freeze(state)
-    check = _Checker(engine, state, frozen, actor)
+    check = _Checker(engine, state, _freeze(state) if FAST else None, actor)
+    table = _Table(state, actor, card)
     ok: dict[str, list[dict]] = {}
     refused: dict[str, list[dict]] = {}
     for kind, build in _BUILDERS.items():
         if kind not in engine.REDUCERS:
             continue
-        for listed, extra in build(state, card):
+        for listed, extra in build(table):
             params = {k: v for k, v in listed.items() if k not in ("needs", "kind")}
             rule = check({"type": kind, **params, **extra})
             if rule is None:
@@ -102,10 +107,10 @@ def options(state: dict, actor: Any, *, card: Any = None) -> tuple[dict, dict]:
     return ok, refused
 
 
-def lists(table: dict, kind: str, **params: Any) -> bool:
-    """Whether ``table`` (an ``allowed`` or ``refused`` answer) has a ``kind`` entry with
-    these params (other keys of the entry may differ): ``lists(a, "run_away", player=3)``."""
-    return any(all(entry.get(k) == v for k, v in params.items()) for entry in table.get(kind, ()))
+def lists(table: dict, action_type: str, /, **params: Any) -> bool:
+    """Whether ``table`` (an ``allowed`` or ``refused`` answer) has an ``action_type`` entry
+    with these params (other keys of the entry may differ): ``lists(a, "run_away", player=3)``."""
+    return any(all(entry.get(k) == v for k, v in params.items()) for entry in table.get(action_type, ()))
 
 
 def action_types() -> set[str]:
@@ -133,19 +138,20 @@ class _Checker:
         key = spec if isinstance(spec, str) else json.dumps(spec, sort_keys=True, default=str)
         if key not in self.cards:
             try:
-                self.cards[key] = _frozen(resolve_card(spec, house_cards=_thaw(house_cards)))
+                self.cards[key] = _value(resolve_card(spec, house_cards=house_cards))
             except Exception as exc:  # a refusal is remembered too, and raised again
                 self.cards[key] = exc
         found = self.cards[key]
         if isinstance(found, Exception):
-            raise found
+            raise found.with_traceback(None)
         return _thaw(found)
 
     def __call__(self, action: dict) -> str | None:
         engine = self.engine
         try:
             try:
-                engine.apply(self.frozen, action, self.actor, resolve=self.resolve, rng=self.rng)
+                engine.apply(self.frozen if FAST else self.state, action, self.actor,
+                             resolve=self.resolve, rng=self.rng)
             except _SharedWrite:
                 _Checker.fallbacks += 1
                 engine.apply(self.state, action, self.actor, resolve=self.resolve, rng=self.rng)
@@ -157,141 +163,158 @@ class _Checker:
 
 
 # --- the candidates, per action type ---------------------------------------------------------
+#
+# A builder gets the table (``_Table``) and returns (params listed, extra fields the check fills
+# in) pairs. Types whose ``player`` is the one acting (the engine refuses anyone else's seat)
+# are tried for ``table.seats``: the players ``Actor.may_act_for``; the rest for everyone. The
+# only candidates never tried are ones the engine refuses as not this seat's or as making no
+# sense (a gift to oneself); whatever a rule might refuse is tried, and the engine decides.
+# tests/engine/test_allowed.py checks that the moves left untried are refused.
 
-def _players(state: dict) -> list[int]:
-    return [p["id"] for p in state["players"]]
+class _Table:
+    def __init__(self, state: dict, actor: Any, card: Any):
+        self.state, self.card = state, card
+        self.everyone = [p["id"] for p in state["players"]]
+        self.seats = [p for p in self.everyone if actor.may_act_for(p)]
+        self.fight = state.get("combat") or {}
+        self.monsters = self.fight.get("monsters") or []
+
+    def cards(self) -> list[tuple[int, int]]:
+        """(player, instance) for every card in front of a seat the actor may act for."""
+        mine = set(self.seats)
+        return [(p["id"], e["iid"]) for p in self.state["players"] if p["id"] in mine
+                for e in p["cards"]]
 
 
-def _cards(state: dict) -> list[tuple[int, int]]:
-    return [(p["id"], e["iid"]) for p in state["players"] for e in p["cards"]]
-
-
-def _fight(state: dict) -> dict:
-    return state.get("combat") or {}
-
-
-def _each_player(*variants: dict) -> Callable:
-    def build(state, card):
-        return [({"player": p, **v}, {}) for p in _players(state) for v in variants or ({},)]
+def _for(who: str, *variants: dict) -> Callable:
+    def build(t: _Table) -> list[Candidate]:
+        return [({"player": p, **v}, {}) for p in getattr(t, who) for v in variants or ({},)]
     return build
 
 
-def _no_params(state, card):
+def _no_params(t: _Table) -> list[Candidate]:
     return [({}, {})]
 
 
-def _with_card(kind: str, bases: Callable[[dict], Iterable[dict]]) -> Callable:
+def _with_card(kind: str, bases: Callable[[_Table], Iterable[dict]]) -> Callable:
     field, kinds = CARD_FIELDS[kind]
 
-    def build(state, card):
-        if card is not None:
-            return [({**base, field: card}, {}) for base in bases(state)]
+    def build(t: _Table) -> list[Candidate]:
+        if t.card is not None:
+            return [({**base, field: t.card}, {}) for base in bases(t)]
         return [({**base, "needs": [field], "kind": k}, {field: SAMPLE_CARDS[k]})
-                for base in bases(state) for k in kinds]
+                for base in bases(t) for k in kinds]
     return build
 
 
-def _level(state, card):
+def _play(t: _Table) -> list[Candidate]:
+    # An item goes in front of the player who plays it; a curse may be played on anyone.
+    if t.card is not None:
+        return [({"player": p, "card": t.card}, {}) for p in t.everyone]
+    return [({"player": p, "needs": ["card"], "kind": kind}, {"card": SAMPLE_CARDS[kind]})
+            for kind, players in (("item", t.seats), ("curse", t.everyone)) for p in players]
+
+
+def _level(t: _Table) -> list[Candidate]:
     return [({"player": p, "delta": d, "source": s}, {})
-            for p in _players(state) for d in (-1, 1) for s in LEVEL_SOURCES]
+            for p in t.seats for d in (-1, 1) for s in LEVEL_SOURCES]
 
 
-def _set_hand(state, card):
-    return [({"player": p["id"], "count": p.get("hand", 0) + d}, {})
-            for p in state["players"] for d in (-1, 1)]
+def _set_hand(t: _Table) -> list[Candidate]:
+    hands = {p["id"]: p.get("hand", 0) for p in t.state["players"]}
+    return [({"player": p, "count": hands[p] + d}, {}) for p in t.seats for d in (-1, 1)]
 
 
-def _rename(state, card):
-    return [({"player": p["id"], "needs": ["name"]}, {"name": p["name"]}) for p in state["players"]]
+def _rename(t: _Table) -> list[Candidate]:
+    names = {p["id"]: p["name"] for p in t.state["players"]}
+    return [({"player": p, "needs": ["name"]}, {"name": names[p]}) for p in t.seats]
 
 
-def _set_variant(state, card):
+def _set_variant(t: _Table) -> list[Candidate]:
     return [({"variant": v, "on": on}, {}) for v in VARIANTS for on in (True, False)]
 
 
-def _lock_table(state, card):
+def _lock_table(t: _Table) -> list[Candidate]:
     return [({"locked": on}, {}) for on in (True, False)]
 
 
-def _per_card(state, card):
-    return [({"player": p, "instance": i}, {}) for p, i in _cards(state)]
+def _discard(t: _Table) -> list[Candidate]:
+    return [({"player": p, "instance": i}, {}) for p, i in t.cards()]
 
 
-def _equip(state, card):
-    return [({"player": p, "instance": i, "equipped": on}, {})
-            for p, i in _cards(state) for on in (True, False)]
+def _equip(t: _Table) -> list[Candidate]:
+    return [({"player": p, "instance": i, "equipped": on}, {}) for p, i in t.cards() for on in (True, False)]
 
 
-def _sell(state, card):
+def _sell(t: _Table) -> list[Candidate]:
     return [({"player": p, "needs": ["instances", "hand_gold"]}, {"hand_gold": SAMPLE_HAND_GOLD})
-            for p in _players(state)]
+            for p in t.seats]
 
 
-def _give(state, card):
-    players = _players(state)
-    return [({"player": p, "instance": i, "to": to}, {}) for p, i in _cards(state) for to in players]
+def _give(t: _Table) -> list[Candidate]:
+    return [({"player": p, "instance": i, "to": to}, {})
+            for p, i in t.cards() for to in t.everyone if to != p]
 
 
-def _monster_indexes(state, card):
-    return [({"monster": i}, {}) for i in range(len(_fight(state).get("monsters", ())))]
+def _monster_indexes(t: _Table) -> list[Candidate]:
+    return [({"monster": i}, {}) for i in range(len(t.monsters))]
 
 
-def _run_away(state, card):
+def _run_away(t: _Table) -> list[Candidate]:
     # Escapes are per computed monster (a Mate's copy comes after the stored ones), so every
     # index a Mate could make is tried; an index past the end is simply refused.
-    monsters = _fight(state).get("monsters", ())
-    count = len(monsters) + sum(len(m.get("enhancers") or ()) for m in monsters)
-    return [({"player": p, "monster": i}, {}) for p in _players(state) for i in range(count)]
+    count = len(t.monsters) + sum(len(m.get("enhancers") or ()) for m in t.monsters)
+    return [({"player": p, "monster": i}, {}) for p in t.seats for i in range(count)]
 
 
-def _offer(state, card):
+def _offer(t: _Table) -> list[Candidate]:
     return [({"to": p, "needs": ["treasures", "items", "pick_first"]}, {"treasures": SAMPLE_TREASURES})
-            for p in _players(state)]
+            for p in t.everyone]
 
 
-def _add_house_card(state, card):
+def _add_house_card(t: _Table) -> list[Candidate]:
     return [({"needs": ["card"]}, {"card": SAMPLE_HOUSE_CARD})]
 
 
-def _import_house_cards(state, card):
+def _import_house_cards(t: _Table) -> list[Candidate]:
     return [({"needs": ["cards"]}, {"cards": [SAMPLE_HOUSE_CARD]})]
 
 
-_BUILDERS: dict[str, Callable[[dict, Any], list[Candidate]]] = {
+_BUILDERS: dict[str, Callable[[_Table], list[Candidate]]] = {
     # the table
     "level": _level,
-    "gear": _each_player({"delta": -1}, {"delta": 1}),
-    "set_sex": _each_player(*({"sex": s} for s in SEXES)),
-    "set_turn": _each_player(),
-    "end_turn": _each_player(),
+    "gear": _for("seats", {"delta": -1}, {"delta": 1}),
+    "set_sex": _for("seats", *({"sex": s} for s in SEXES)),
+    "set_turn": _for("everyone"),
+    "end_turn": _for("seats"),
     "set_hand": _set_hand,
     "set_variant": _set_variant,
     "rename": _rename,
-    "remove_player": _each_player(),
+    "remove_player": _for("everyone"),
     "lock_table": _lock_table,
     # the character sheet
-    "play": _with_card("play", lambda s: ({"player": p} for p in _players(s))),
-    "discard": _per_card,
+    "play": _play,
+    "discard": _discard,
     "equip": _equip,
     "sell": _sell,
     "give": _give,
-    "die": _each_player(),
+    "die": _for("seats"),
     # fights
-    "fight": _with_card("fight", lambda s: ({"player": p} for p in _players(s))),
-    "add_monster": _with_card("add_monster", lambda s: ({},)),
-    "enhance": _with_card("enhance", lambda s: ({"monster": i} for i in range(len(_fight(s).get("monsters", ()))))),
+    "fight": _with_card("fight", lambda t: ({"player": p} for p in t.seats)),
+    "add_monster": _with_card("add_monster", lambda t: ({},)),
+    "enhance": _with_card("enhance", lambda t: ({"monster": i} for i in range(len(t.monsters)))),
     "remove_monster": _monster_indexes,
-    "one_shot": _with_card("one_shot", lambda s: ({"side": side} for side in SIDES)),
-    "help": _each_player({}, {"forced": True}),
+    "one_shot": _with_card("one_shot", lambda t: ({"side": side} for side in SIDES)),
+    "help": _for("seats", {}, {"forced": True}),
     "stop_helping": _no_params,
     "resolve": _no_params,
     "run_away": _run_away,
-    "sacrifice_ally": _each_player({}, {"helper_too": True}),
+    "sacrifice_ally": _for("seats", {}, {"helper_too": True}),
     "close_fight": _no_params,
     # help and bribes
     "offer": _offer,
-    "accept_offer": _each_player(),
-    "decline_offer": _each_player(),
+    "accept_offer": _for("seats"),
+    "decline_offer": _for("seats"),
     # house cards
     "add_house_card": _add_house_card,
     "import_house_cards": _import_house_cards,
@@ -331,30 +354,76 @@ class _FrozenState(_FrozenDict):
     __slots__ = ()
 
     def __deepcopy__(self, memo):
-        return _LazyDict(self)
+        return _lazy_dict(self)
 
 
-_FROZEN = (_FrozenDict, _FrozenList, _FrozenState)
+class _SmallDict(_FrozenDict):
+    """A frozen part small enough to be copied whole the first time it is read (a player,
+    a card in front of them, a monster in the fight): then it reads at full speed."""
+
+    __slots__ = ()
 
 
+class _SmallList(_FrozenList):
+    __slots__ = ()
+
+
+class _Value(_FrozenDict):
+    """A frozen part the view hands out as it is, never copied: a card, a line of the log.
+    Reducers do not change a card in place; a check that did would be redone the plain way."""
+
+    __slots__ = ()
+
+
+class _ValueList(_FrozenList):
+    __slots__ = ()
+
+
+_COPIED = frozenset((_FrozenDict, _FrozenList, _FrozenState, _SmallDict, _SmallList))  # exact types
 _SCALARS = frozenset((str, int, float, bool, type(None)))
+_VALUE_KEYS = frozenset(("card",))  # a dict under this key is a value (a card)
+_VALUE_LISTS = frozenset(("enhancers", "house_cards", "log"))  # the items of these are values
+SMALL = 2  # at most this many levels of dicts and lists below (values not counted): copied whole
 
 
-def _freeze(state: dict) -> "_FrozenState":
+def _freeze(state: dict) -> _FrozenState:
     """A deep copy of ``state`` whose every dict and list refuses writes."""
-    return _FrozenState({k: v if type(v) in _SCALARS else _frozen(v) for k, v in state.items()})
+    return _FrozenState({k: v if type(v) in _SCALARS else _frozen(v, k)[0] for k, v in state.items()})
 
 
-def _frozen(value: Any) -> Any:
-    kind = type(value)
-    if kind in _SCALARS:
+def _frozen(value: Any, key: Any = None) -> tuple[Any, int]:
+    """(the frozen copy, its depth in dicts and lists, values not counted)."""
+    if type(value) in _SCALARS:
+        return value, 0
+    if isinstance(value, dict):
+        if key in _VALUE_KEYS:
+            return _value(value), 0
+        items, depth = {}, 0
+        for k, v in dict.items(value):
+            items[k], d = (v, 0) if type(v) in _SCALARS else _frozen(v, k)
+            depth = max(depth, d)
+        return (_SmallDict(items) if depth < SMALL else _FrozenDict(items)), depth + 1
+    if isinstance(value, list):
+        if key in _VALUE_LISTS:
+            return _FrozenList([_value(v) for v in list.__iter__(value)]), 1
+        items, depth = [], 0
+        for v in list.__iter__(value):
+            v, d = (v, 0) if type(v) in _SCALARS else _frozen(v)
+            items.append(v)
+            depth = max(depth, d)
+        return (_SmallList(items) if depth < SMALL else _FrozenList(items)), depth + 1
+    return _value(value), 0
+
+
+def _value(value: Any) -> Any:
+    if type(value) in _SCALARS:
         return value
     if isinstance(value, dict):
-        return _FrozenDict({k: v if type(v) in _SCALARS else _frozen(v) for k, v in dict.items(value)})
+        return _Value({k: v if type(v) in _SCALARS else _value(v) for k, v in dict.items(value)})
     if isinstance(value, list):
-        return _FrozenList([v if type(v) in _SCALARS else _frozen(v) for v in list.__iter__(value)])
-    if kind is tuple:
-        return tuple(_frozen(v) for v in value)
+        return _ValueList([v if type(v) in _SCALARS else _value(v) for v in list.__iter__(value)])
+    if type(value) is tuple:
+        return tuple(_value(v) for v in value)
     return copy.deepcopy(value)
 
 
@@ -369,24 +438,44 @@ def _thaw(value: Any) -> Any:
     return value
 
 
-def _own(value: Any) -> Any:
-    """A frozen container's private copy (its children stay frozen until read)."""
+def _whole(value: Any) -> Any:
+    """A plain copy of a small frozen part, down to its values (which stay shared)."""
     kind = type(value)
+    if kind is _SmallDict:
+        return {k: _whole(v) if type(v) in _COPIED else v for k, v in dict.items(value)}
+    if kind is _SmallList:
+        return [_whole(v) if type(v) in _COPIED else v for v in list.__iter__(value)]
+    return _own(value)
+
+
+def _own(value: Any) -> Any:
+    """A frozen part's private copy: small ones whole, big ones lazily (children on read)."""
+    kind = type(value)
+    if kind is _SmallDict or kind is _SmallList:
+        return _whole(value)
     if kind is _FrozenDict or kind is _FrozenState:
-        return _LazyDict(value)
+        return _lazy_dict(value)
     if kind is _FrozenList:
-        return _LazyList(value)
+        copied = _LazyList(value)
+        copied._whole = False
+        return copied
     return value
+
+
+def _lazy_dict(value: dict) -> "_LazyDict":
+    copied = _LazyDict(value)
+    copied._whole = False
+    return copied
 
 
 class _LazyDict(dict):
     """A dict whose frozen children are copied the first time they are read."""
 
-    __slots__ = ()
+    __slots__ = ("_whole",)
 
     def __getitem__(self, key):
         value = dict.__getitem__(self, key)
-        if type(value) in _FROZEN:
+        if type(value) in _COPIED:
             value = _own(value)
             dict.__setitem__(self, key, value)
         return value
@@ -408,8 +497,11 @@ class _LazyDict(dict):
         return key, _own(value)
 
     def _all(self) -> "_LazyDict":
-        for key in dict.keys(self):
-            self[key]
+        if not self._whole:
+            for key, value in dict.items(self):
+                if type(value) in _COPIED:
+                    dict.__setitem__(self, key, _own(value))
+            self._whole = True
         return self
 
     def values(self):
@@ -423,6 +515,8 @@ class _LazyDict(dict):
 
     def copy(self):
         return dict(dict.items(self._all()))
+
+    __copy__ = copy
 
     def __or__(self, other):
         return dict.__or__(self._all(), other)
@@ -440,21 +534,23 @@ class _LazyDict(dict):
 class _LazyList(list):
     """A list whose frozen items are copied the first time they are read."""
 
-    __slots__ = ()
+    __slots__ = ("_whole",)
 
     def __getitem__(self, index):
         if isinstance(index, slice):
             return list.__getitem__(self._all(), index)
         value = list.__getitem__(self, index)
-        if type(value) in _FROZEN:
+        if type(value) in _COPIED:
             value = _own(value)
             list.__setitem__(self, index, value)
         return value
 
     def _all(self) -> "_LazyList":
-        for i, value in enumerate(list.__iter__(self)):
-            if type(value) in _FROZEN:
-                list.__setitem__(self, i, _own(value))
+        if not self._whole:
+            for i, value in enumerate(list.__iter__(self)):
+                if type(value) in _COPIED:
+                    list.__setitem__(self, i, _own(value))
+            self._whole = True
         return self
 
     def __iter__(self):
@@ -468,6 +564,8 @@ class _LazyList(list):
 
     def copy(self):
         return list(list.__iter__(self._all()))
+
+    __copy__ = copy
 
     def __add__(self, other):
         return list.__add__(self._all(), other)

@@ -112,3 +112,11 @@ def action_schema():
     from companion.engine.action_models import action_json_schema
 
     return jsonify({"actions": action_json_schema()})
+
+
+@bp.get("/games/<code>/allowed")
+def allowed_actions(code):
+    """What the asker's seat may do now (``engine.allowed``); an unseated asker may do nothing."""
+    code = normal_code(code)
+    actor = store().actor_for(code, bearer_token())
+    return jsonify({"allowed": engine.allowed(store().load(code), actor)})

@@ -19,6 +19,8 @@ from companion.engine.words import N_
 from .common import action_from_form, join_url, normal_code, qr_svg, store
 from .words import error_message
 
+from . import words  # words in the asker's language
+
 bp = Blueprint("pages", __name__)
 
 YEAR = 365 * 24 * 3600
@@ -84,8 +86,23 @@ def host(code):
     variant_names = {"shared_victory": gettext("Shared victory"),
                      "listen_at_the_door": gettext("Listen At The Door"), "faster_play": gettext("Faster play")}
     return _vary(make_response(render_template(
-        "host.html", state=engine.public_state(state), join_url=url, qr=qr_svg(url),
-        is_host=actor.host, variant_names=variant_names)))
+        "host.html", state=words.public_state(state), join_url=url, qr=qr_svg(url),
+        variant_names=variant_names, may_add_players=actor.host,  # as add_player below checks
+        **_allowed_context(state, actor))))
+
+
+def _allowed_context(state: dict, actor: Actor, **kwargs) -> dict:
+    """What this phone may do, for the templates (they decide nothing themselves):
+    ``allowed`` and ``refused`` (engine.allowed.options), ``can(type, **params)`` (listed
+    in allowed) and ``may_try(type, **params)`` (allowed, or refused by a rule the page
+    explains when pressed)."""
+    from companion.engine.allowed import lists, options
+
+    allowed, refused = options(state, actor, **kwargs)
+    return {"allowed": allowed, "refused": refused,
+            "can": functools.partial(lists, allowed),
+            "may_try": lambda action_type, /, **params: (lists(allowed, action_type, **params)
+                                                         or lists(refused, action_type, **params))}
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])
@@ -123,14 +140,16 @@ def add_player(code):
 
 def _view_context(code: str, focus: int | None = None) -> dict:
     actor, me = _actor(code)
-    state = engine.public_state(store().load(code))
+    stored = store().load(code)
+    state = words.public_state(stored)
     players = {p["id"]: p for p in state["players"]}
-    if focus not in players or not (actor.host or focus == me):
-        focus = me if me in players else None
-    if focus is None and actor.host and state["players"]:
-        focus = state["players"][0]["id"]
-    return {"state": state, "actor": actor, "me": me, "focus": focus,
-            "player": players.get(focus), "players": players, **_edition_cards(state["edition"])}
+    # The sheets this phone may open: the seats the engine lets it act for.
+    sheets = [pid for pid in players if actor.may_act_for(pid)]
+    if focus not in sheets:
+        focus = me if me in players else (sheets[0] if sheets else None)
+    return {"state": state, "actor": actor, "me": me, "focus": focus, "sheets": sheets,
+            "player": players.get(focus), "players": players, **_edition_cards(state["edition"]),
+            **_allowed_context(stored, actor)}
 
 
 @functools.lru_cache(maxsize=None)  # the catalog is fixed while the server runs: once per edition
@@ -170,7 +189,7 @@ def live(code):
 def table(code):
     """A big-type view of everyone for a shared screen (TV, laptop)."""
     code = normal_code(code)
-    state = engine.public_state(store().load(code))
+    state = words.public_state(store().load(code))
     if _is_htmx():
         return _vary(make_response(render_template("_table_big.html", state=state)))
     return _vary(make_response(render_template("table.html", state=state)))

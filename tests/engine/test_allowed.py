@@ -1,0 +1,265 @@
+"""``engine.allowed``: what a seat may do now, read like the rules, and never at odds with
+``engine.apply`` (a property over random short games whose moves come from ``allowed``)."""
+
+from __future__ import annotations
+
+import copy
+import random
+import sys
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from companion import engine
+from companion.engine import Actor
+from companion.engine.allowed import (SAMPLE_CARDS, SAMPLE_HAND_GOLD, SAMPLE_HOUSE_CARD,
+                                      SAMPLE_TREASURES, action_types, lists, options)
+
+ALLOWED = sys.modules["companion.engine.allowed"]  # the module (engine.allowed is the function)
+HOST = Actor(host=True)
+AFTER_WIN = {"set_sex", "set_hand", "remove_player", "lock_table"}
+
+
+def item(name, bonus=1, slot="other", **extra):
+    return {"kind": "item", "name": name, "bonus": bonus, "slot": slot, "gold": 300, **extra}
+
+
+def monster(name, level, **extra):
+    return {"kind": "monster", "name": name, "level": level, **extra}
+
+
+class Table:
+    """A game in memory, driven only through ``engine.apply``, asked only ``engine.allowed``."""
+
+    def __init__(self, edition="classic", *names):
+        self.state = engine.new_game("ALLOW1", edition)
+        self.ids = {n: engine.add_player(self.state, n, "female") for n in names or ("Ann", "Bob", "Cid")}
+
+    def actor(self, who) -> Actor:
+        return HOST if who == "host" else Actor(player=self.ids[who])
+
+    def __call__(self, who, **action):
+        self.state, _ = engine.apply(self.state, action, self.actor(who), rng=random.Random(3))
+        return self
+
+    def allowed(self, who, **kwargs) -> dict:
+        return engine.allowed(self.state, self.actor(who), **kwargs)
+
+
+def test_every_action_type_of_the_engine_has_candidates():
+    assert action_types() == set(engine.REDUCERS)
+
+
+def test_at_the_start_only_the_turn_player_may_fight():
+    t = Table()
+    ann, bob = t.ids["Ann"], t.ids["Bob"]
+    assert t.state["turn"] == ann
+    assert t.allowed("Ann")["fight"] == [{"player": ann, "needs": ["monster"], "kind": "monster"}]
+    assert "fight" not in t.allowed("Bob")
+    # The host may start it for Ann, and only for Ann.
+    assert [a["player"] for a in t.allowed("host")["fight"]] == [ann]
+    # With the monster given, the action is concrete.
+    assert t.allowed("Ann", card="classic/drooling-slime")["fight"] == [
+        {"player": ann, "monster": "classic/drooling-slime"}]
+    t("host", type="set_turn", player=bob)
+    assert "fight" not in t.allowed("Ann") and t.allowed("Bob")["fight"][0]["player"] == bob
+
+
+def test_in_a_lost_fight_the_fighter_may_run_from_each_monster_and_does_not_resolve_twice():
+    t = Table()
+    ann = t.ids["Ann"]
+    t("Ann", type="fight", player=ann, monster=monster("Ogre", 12))
+    t("Bob", type="add_monster", monster=monster("Troll", 9))
+    assert t.allowed("Ann")["resolve"] == [{}]
+    t("Ann", type="resolve")  # 1 against 21: run away
+    assert "resolve" not in t.allowed("Ann") and "resolve" not in t.allowed("host")
+    assert t.allowed("Ann")["run_away"] == [{"player": ann, "monster": 0}, {"player": ann, "monster": 1}]
+    assert "run_away" not in t.allowed("Bob")  # Bob is not in the fight
+    t("Ann", type="run_away", player=ann, monster=0, roll=6)
+    assert t.allowed("Ann")["run_away"] == [{"player": ann, "monster": 1}]  # one roll per monster
+
+
+def test_the_helper_may_not_offer_a_bribe_and_only_the_offered_player_may_accept():
+    t = Table("classic", "Ann", "Bob", "Cid", "Dee")
+    ann, bob, cid = t.ids["Ann"], t.ids["Bob"], t.ids["Cid"]
+    t("Ann", type="fight", player=ann, monster=monster("Ogre", 5))
+    assert {o["to"] for o in t.allowed("Ann")["offer"]} == {bob, cid, t.ids["Dee"]}
+    assert "offer" not in t.allowed("Bob")  # only the fighter bribes
+    t("Ann", type="offer", to=cid, treasures=1)
+    assert t.allowed("Cid")["accept_offer"] == [{"player": cid}]
+    assert t.allowed("Cid")["decline_offer"] == [{"player": cid}]
+    assert "accept_offer" not in t.allowed("Bob") and "accept_offer" not in t.allowed("Ann")
+    t("Bob", type="help", player=bob)
+    assert "offer" not in t.allowed("Bob")  # the helper bribes nobody
+    assert "accept_offer" not in t.allowed("Cid")  # one helper at a time
+    assert "help" not in t.allowed("Dee")
+
+
+def test_the_host_may_do_everything_the_rules_allow_for_anyone():
+    t = Table("oz")
+    ann, bob = t.ids["Ann"], t.ids["Bob"]
+    t("Ann", type="play", player=ann, card=item("Sword", 3, "1-hand"))
+    t("Bob", type="play", player=bob, card={"kind": "ally", "name": "Hound", "bonus": 1})
+    t("Ann", type="fight", player=ann, monster=monster("Ogre", 4))
+    host = t.allowed("host")
+    for who in ("Ann", "Bob", "Cid"):
+        for kind, entries in t.allowed(who).items():
+            for entry in entries:
+                assert entry in host.get(kind, []), (who, kind, entry)
+    # ... and what only the host does: the table's seats and switches.
+    assert {"lock_table", "remove_player", "set_variant"} <= set(host)
+    assert not {"lock_table", "remove_player", "set_variant"} & set(t.allowed("Ann"))
+
+
+def test_a_dead_player_may_not_help():
+    t = Table()
+    bob, cid = t.ids["Bob"], t.ids["Cid"]
+    t("Bob", type="die", player=bob)
+    t("Ann", type="fight", player=t.ids["Ann"], monster=monster("Ogre", 4))
+    assert "help" not in t.allowed("Bob")
+    assert {h["player"] for h in t.allowed("host")["help"]} == {cid}
+    _, refused = options(t.state, t.actor("Bob"))
+    assert {r["rule"] for r in refused["help"]} == {"dead-cannot-help"}
+
+
+def test_after_the_game_is_won_only_the_after_win_actions_remain():
+    t = Table()
+    ann = t.ids["Ann"]
+    t("Ann", type="level", player=ann, delta=8)
+    t("Ann", type="fight", player=ann, monster=monster("Slime", 1))
+    t("Ann", type="resolve")
+    assert t.state["winners"] == [ann]
+    for who in ("Ann", "Bob", "host"):
+        assert set(t.allowed(who)) <= AFTER_WIN, who
+    assert set(t.allowed("host")) == AFTER_WIN
+    # The rest is refused by the rule that the game is over (a phone may say so).
+    _, refused = options(t.state, t.actor("Ann"))
+    assert {r["rule"] for entries in refused.values() for r in entries} == {"game-over"}
+
+
+def test_an_unseated_asker_may_do_nothing():
+    t = Table()
+    assert engine.allowed(t.state, Actor()) == {}
+
+
+def test_lists_finds_an_entry_by_some_of_its_params():
+    table = {"run_away": [{"player": 3, "monster": 1}], "fight": [{"player": 1, "needs": ["monster"]}]}
+    assert lists(table, "run_away", player=3) and lists(table, "run_away", player=3, monster=1)
+    assert not lists(table, "run_away", player=3, monster=0) and not lists(table, "resolve")
+    assert lists(table, "fight", player=1)
+
+
+# --- the property: allowed and apply never disagree ------------------------------------------
+
+ID_FIELDS = ("player", "to", "instance", "monster")
+# set_hand's count is relative to the hand of the player it names: another player with the
+# same count is a different (and maybe allowed) move, so it is not a mutation to test.
+RELATIVE = {"set_hand"}
+
+
+def concrete(kind: str, entry: dict, state: dict) -> dict:
+    """The action an entry stands for, with its open parameters filled the way ``allowed``
+    checked them (its documented sample values)."""
+    action = {"type": kind, **{k: v for k, v in entry.items() if k not in ("needs", "kind")}}
+    for need in entry.get("needs", ()):
+        if need in ("monster", "card") and "kind" in entry:
+            action[need] = SAMPLE_CARDS[entry["kind"]]
+        elif need == "card":
+            action[need] = SAMPLE_HOUSE_CARD
+        elif need == "cards":
+            action[need] = [SAMPLE_HOUSE_CARD]
+        elif need == "name":
+            action[need] = next((p["name"] for p in state["players"] if p["id"] == entry["player"]), "Nobody")
+        elif need == "hand_gold":
+            action[need] = SAMPLE_HAND_GOLD
+        elif need == "treasures":
+            action[need] = SAMPLE_TREASURES
+    return action
+
+
+def accepted(state: dict, action: dict, actor: Actor) -> bool:
+    try:
+        engine.apply(state, action, actor, rng=random.Random(0))
+    except engine.EngineError:
+        return False
+    return True
+
+
+def id_pool(state: dict, field: str) -> list[int]:
+    players = [p["id"] for p in state["players"]]
+    if field in ("player", "to"):
+        return players + [max(players) + 50]
+    if field == "instance":
+        return [c["iid"] for p in state["players"] for c in p["cards"]] + [state["next_id"] + 50]
+    fight = state.get("combat") or {}
+    return list(range(len(fight.get("monsters", ())) + 3))
+
+
+# Moves taken more often than their share, so that the games have fights in them.
+FIGHT_MOVES = ("fight", "add_monster", "offer", "accept_offer", "help", "resolve", "run_away",
+               "sacrifice_ally", "stop_helping", "close_fight")
+STEP_CARDS = [
+    lambda r: monster("Beast", r.randint(1, 16), treasures=r.randint(1, 3)),
+    lambda r: {"kind": "enhancer", "name": "Enraged", "bonus": r.choice([-5, 5, 10])},
+    lambda r: {"kind": "one-shot", "name": "Potion", "bonus": r.randint(1, 5)},
+    lambda r: item("Helmet", r.randint(1, 3), "headgear"),
+    lambda r: item("Club", 2, r.choice(["1-hand", "2-hands"]), big=r.random() < 0.3),
+    lambda r: {"kind": "curse", "name": "Lose a level", "lose_levels": 1},
+    lambda r: {"kind": "ally", "name": "Hound", "bonus": 1},
+    lambda r: {"kind": "go-up-a-level", "name": "Bribe GM"},
+]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(["classic", "oz", "tails"]), st.integers(0, 2**32 - 1), st.integers(3, 14))
+def test_allowed_and_apply_never_disagree(edition, seed, steps):
+    r = random.Random(seed)
+    t = Table(edition, "Ann", "Bob", "Cid")
+    for who in ("Ann", "Bob", "Cid"):  # some gear in front of everyone
+        for n in range(r.randint(0, 2)):
+            t(who, type="play", player=t.ids[who], card=item(f"{who}'s thing {n}", r.randint(0, 3), r.choice(
+                ["headgear", "footgear", "1-hand", "other"])))
+    for step in range(steps):
+        who = r.choice(["host", "Ann", "Bob", "Cid", "Cid", "Ann"])
+        actor = t.actor(who)
+        before = copy.deepcopy(t.state)
+        card = r.choice(STEP_CARDS)(r)
+        allowed = engine.allowed(t.state, actor, card=card)
+        assert t.state == before, "allowed changed the state it was asked about"
+
+        # Every listed action is one apply accepts (a sample, to keep the test quick).
+        listed = [(kind, entry) for kind, entries in allowed.items() for entry in entries]
+        for kind, entry in r.sample(listed, min(len(listed), 25)):
+            action = concrete(kind, entry, t.state)
+            assert accepted(t.state, action, actor), (who, action)
+
+        # Actions of the same types, at other targets or for other players, that allowed does
+        # not list, apply refuses.
+        tried = 0
+        for kind, entry in r.sample(listed, len(listed)):
+            fields = [f for f in ID_FIELDS if f in entry and kind not in RELATIVE]
+            if not fields or tried >= 25:
+                continue
+            field = r.choice(fields)
+            for value in id_pool(t.state, field):
+                other = dict(entry, **{field: value})
+                if other not in allowed.get(kind, []):
+                    tried += 1
+                    assert not accepted(t.state, concrete(kind, other, t.state), actor), (who, kind, other)
+
+        # The copy-on-write checks answer exactly what plain deep copies answer (sometimes:
+        # the plain way is slow).
+        if step == 0 and who != "host":
+            quick = options(t.state, actor, card=card)
+            ALLOWED.FAST = False
+            try:
+                assert options(t.state, actor, card=card) == quick
+            finally:
+                ALLOWED.FAST = True
+
+        # The next move comes from the list itself (a type first, so fights get going).
+        if not listed:
+            continue
+        fighting = [k for k in FIGHT_MOVES if k in allowed]
+        kind = r.choice(fighting) if fighting and r.random() < 0.6 else r.choice(sorted(allowed))
+        entry = r.choice(allowed[kind])
+        t.state, _ = engine.apply(t.state, concrete(kind, entry, t.state), actor, rng=r)
