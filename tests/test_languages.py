@@ -15,7 +15,7 @@ import re
 from html.parser import HTMLParser
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo
 from babel.messages.pofile import read_po
@@ -36,21 +36,31 @@ def _po(lang):
         return read_po(f, locale=lang)
 
 
+# The engine's counted words are plural entries: said_plural(singular, plural, n).
+KEYWORDS = {**DEFAULT_KEYWORDS, "said_plural": (1, 2)}
+
+
 def _wanted() -> set:
     with (ROOT / "babel.cfg").open() as f:
         method_map, options_map = parse_mapping_cfg(f)
-    return {msgid for _, _, msgid, _, _ in extract_from_dir(str(ROOT), method_map, options_map) if msgid}
+    return {msgid for _, _, msgid, _, _ in extract_from_dir(str(ROOT), method_map, options_map,
+                                                             keywords=KEYWORDS) if msgid}
 
 
 def test_every_language_the_game_is_published_in_is_offered():
     assert set(LANGUAGES) == {"en", "ru", "de", "fr", "es", "it", "pl", "pt_BR", "uk"}
 
 
+def _key(msgid):
+    """A catalog key: a plural entry's id is its (singular, plural) pair."""
+    return tuple(msgid) if isinstance(msgid, (list, tuple)) else msgid
+
+
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_catalog_translates_every_message_and_is_compiled(lang):
     catalog = _po(lang)
-    known = {m.id for m in catalog if m.id}
-    missing = [m for m in _wanted() if m not in known]
+    known = {_key(m.id) for m in catalog if m.id}
+    missing = [m for m in _wanted() if _key(m) not in known]
     assert not missing, f"{lang}: not in the catalog (pybabel update): {missing[:10]}"
     empty = [m.id for m in catalog if m.id and not all(
         m.string if isinstance(m.string, (tuple, list)) else (m.string,))]
@@ -58,7 +68,7 @@ def test_the_catalog_translates_every_message_and_is_compiled(lang):
     assert not empty, f"{lang}: untranslated: {empty[:10]}"
     assert not fuzzy, f"{lang}: fuzzy: {fuzzy[:10]}"
     with (CATALOGS / lang / "LC_MESSAGES" / "messages.mo").open("rb") as f:
-        compiled = {m.id for m in read_mo(f) if m.id and m.string}
+        compiled = {_key(m.id) for m in read_mo(f) if m.id and m.string}
     assert known <= compiled, f"{lang}: messages.mo is stale: pybabel compile -d companion/translations"
 
 
@@ -83,9 +93,11 @@ def test_placeholders_survive_translation(lang):
 
 # --- the walk ----------------------------------------------------------------------------------
 
-ENGLISH_GLUE = {"the", "a", "an", "to", "of", "is", "are", "in", "your", "you", "and", "for", "with",
-                "not", "no", "on", "it", "this", "that", "who", "can", "may", "has", "have", "be",
-                "by", "from", "at", "or", "his", "her", "their", "them", "what", "how", "there"}
+# Words only English glues a sentence with (not "a", "no", "an", "in", "to", "on": Spanish,
+# Italian, German and Polish have them too).
+ENGLISH_GLUE = {"the", "of", "is", "are", "your", "you", "and", "with", "not", "this", "that",
+                "who", "can", "may", "has", "have", "by", "from", "or", "his", "their", "them",
+                "what", "how", "there", "picks", "first", "treasure", "treasures", "level", "cards"}
 WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
 
@@ -107,8 +119,10 @@ class _Text(HTMLParser):
                 self.chunks.append(attrs[name])
         if tag in self.VOID:
             return
+        # English on purpose is marked lang="en" on an element inside the page; the page's
+        # own <html lang> is the language being walked, not a mark.
         skipped = (self.stack and self.stack[-1]) or tag in ("script", "style", "svg") \
-            or attrs.get("lang") == "en" or tag == "html" and False
+            or (attrs.get("lang") == "en" and tag != "html")
         self.stack.append(bool(skipped))
 
     def handle_endtag(self, tag):
@@ -127,11 +141,11 @@ def english_sentences(page: str, names: set[str]) -> list[str]:
     for name in sorted(names, key=len, reverse=True):
         text = text.replace(name, " ")
     found = []
-    for piece in re.split(r"[.!?;:\n()«»\"“”·—|/]+", text):
+    for piece in re.split(r"[.!?;:\n()«»\"“”·—|/,0-9]+", text):
         words = WORD.findall(piece)
         lowered = [w.lower() for w in words]
-        # Three or more English words in a row, one of them a word only English glues with.
-        if len(words) >= 3 and set(lowered) & ENGLISH_GLUE and \
+        # Two or more English words in a row, one of them a word only English glues with.
+        if len(words) >= 2 and set(lowered) & ENGLISH_GLUE and \
                 " ".join(words) in re.sub(r"\s+", " ", piece):
             found.append(piece.strip())
     return found

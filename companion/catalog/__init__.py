@@ -377,10 +377,14 @@ def localized_card(card: dict, lang) -> dict:
     return out
 
 
-def _bad_action(message: str):
+def _bad_action(message: str, **params):
     from companion.engine.errors import BadAction
 
-    return BadAction(message)
+    return BadAction(message, **params)
+
+
+def N_(msgid: str) -> str:  # marks a message for extraction (see companion/engine/words.py)
+    return msgid
 
 
 def resolve_card(spec: Any, *, house_cards: Iterable[dict] = ()) -> dict:
@@ -393,16 +397,16 @@ def resolve_card(spec: Any, *, house_cards: Iterable[dict] = ()) -> dict:
         card = load_catalog().get(card_id)
         if card is None:
             if card_id.startswith("house/"):
-                raise _bad_action(f"This table has no house card '{card_id}'.")
-            raise _bad_action(f"There is no card '{card_id}' in the catalog. Search for it by "
-                              "name, or add it as a house card.")
+                raise _bad_action(N_("This table has no house card '%(card)s'."), card=card_id)
+            raise _bad_action(N_("There is no card '%(card)s' in the catalog. Search for it by "
+                                 "name, or add it as a house card."), card=card_id)
         return card
     if isinstance(spec, dict):
         try:
             return validate_card(spec, where="inline card")
         except CatalogError as exc:
-            raise _bad_action(f"That card is not valid: {exc}") from None
-    raise _bad_action("A card is a catalog id (like 'classic/drooling-slime') or a card's facts.")
+            raise _bad_action(N_("That card is not valid: %(problem)s"), problem=str(exc)) from None
+    raise _bad_action(N_("A card is a catalog id (like 'classic/drooling-slime') or a card's facts."))
 
 
 def export_cards(cards: Iterable[dict]) -> str:

@@ -603,8 +603,7 @@ def _describe_field(err: dict, kind: str, loc: tuple, ctx: dict, root: Any, fiel
     if kind == "string_too_short":
         return said(N_("'%(field)s' must not be empty."), field=field)
     if kind == "string_too_long" or (kind == "too_long" and isinstance(err.get("input"), str)):
-        return said_plural(N_("'%(field)s' may have at most %(n)s character."),
-                           N_("'%(field)s' may have at most %(n)s characters."),
+        return said_plural("'%(field)s' may have at most %(n)s character.", "'%(field)s' may have at most %(n)s characters.",
                            int(ctx.get("max_length") or 0), field=field)
     if kind == "string_pattern_mismatch":
         return said(N_("'%(field)s' needs letters or digits (a name like 'elf' or 'chess-club')."), field=field)
@@ -613,14 +612,12 @@ def _describe_field(err: dict, kind: str, loc: tuple, ctx: dict, root: Any, fiel
     if kind == "list_type":
         return said(N_("'%(field)s' must be a list."), field=field)
     if kind == "too_long":
-        return said_plural(N_("'%(field)s' may hold at most %(n)s entry."),
-                           N_("'%(field)s' may hold at most %(n)s entries."),
+        return said_plural("'%(field)s' may hold at most %(n)s entry.", "'%(field)s' may hold at most %(n)s entries.",
                            int(ctx.get("max_length") or 0), field=field)
     if kind == "too_short":
         if isinstance(err.get("input"), str):
             return said(N_("'%(field)s' must not be empty."), field=field)
-        return said_plural(N_("'%(field)s' needs at least %(n)s entry."),
-                           N_("'%(field)s' needs at least %(n)s entries."),
+        return said_plural("'%(field)s' needs at least %(n)s entry.", "'%(field)s' needs at least %(n)s entries.",
                            int(ctx.get("min_length") or 0), field=field)
     if kind in ("model_type", "model_attributes_type", "dict_type"):
         return said(N_("'%(field)s' must be a JSON object."), field=field)
@@ -652,8 +649,7 @@ def explain(exc: ValidationError, data: Any = None, root: Any = None) -> dict:
     errors = exc.errors(include_url=False)
     message = _describe(errors[0], data, root)
     if len(errors) > 1:
-        message = said_plural(N_("%(problem)s (There is %(n)s more problem.)"),
-                              N_("%(problem)s (There are %(n)s more problems.)"),
+        message = said_plural("%(problem)s (There is %(n)s more problem.)", "%(problem)s (There are %(n)s more problems.)",
                               len(errors) - 1, problem=message)
     return message
 

@@ -453,9 +453,7 @@ def check_play(player: Player, card: Card, edition: Edition) -> None:
         carried = sum(1 for e in cards_of(player, "item") if e["card"].get("big"))
         allowed = big_allowed(player, edition)
         if carried + 1 > allowed:
-            raise RuleViolation("big-item-limit", said_plural(
-                N_("%(name)s already carries %(n)s Big item; %(card)s would be one too many"),
-                N_("%(name)s already carries %(n)s Big items; %(card)s would be one too many"),
+            raise RuleViolation("big-item-limit", said_plural("%(name)s already carries %(n)s Big item; %(card)s would be one too many", "%(name)s already carries %(n)s Big items; %(card)s would be one too many",
                 carried, name=who, card=card.get("name", "?")))
 
 

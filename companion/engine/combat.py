@@ -129,10 +129,9 @@ def _describe(source: str | dict, effect: dict, times: int | None = None) -> str
         return said(N_("%(source)s (%(condition)s)"), source=source,
                     condition=condition) if conditions else source
     if conditions:
-        return said_plural(N_("%(source)s (%(condition)s, %(n)s empty hand)"),
-                           N_("%(source)s (%(condition)s, %(n)s empty hands)"), times,
+        return said_plural("%(source)s (%(condition)s, %(n)s empty hand)", "%(source)s (%(condition)s, %(n)s empty hands)", times,
                            source=source, condition=condition)
-    return said_plural(N_("%(source)s (%(n)s empty hand)"), N_("%(source)s (%(n)s empty hands)"),
+    return said_plural("%(source)s (%(n)s empty hand)", "%(source)s (%(n)s empty hands)",
                        times, source=source)
 
 

@@ -46,8 +46,7 @@ def make_offer(state: dict, fight: dict, action: dict, edition: Edition, view: d
     if isinstance(treasures, bool) or not isinstance(treasures, int) or treasures < 0:
         raise BadAction(N_("'treasures' must be a whole number, 0 or more."))
     if treasures > total:
-        raise RuleViolation("bribe-treasure-limit", said_plural(
-            N_("this fight yields %(n)s treasure"), N_("this fight yields %(n)s treasures"), total))
+        raise RuleViolation("bribe-treasure-limit", said_plural("this fight yields %(n)s treasure", "this fight yields %(n)s treasures", total))
     pick_first = action.get("pick_first", False)
     if not isinstance(pick_first, bool):
         raise BadAction(N_("'pick_first' must be true or false."))
@@ -80,11 +79,9 @@ def offer_terms(offer: dict) -> dict:
     treasures = items = None
     if offer["treasures"]:
         if offer["pick_first"]:
-            treasures = said_plural(N_("%(n)s treasure (helper picks first)"),
-                                    N_("%(n)s treasures (helper picks first)"), offer["treasures"])
+            treasures = said_plural("%(n)s treasure (helper picks first)", "%(n)s treasures (helper picks first)", offer["treasures"])
         else:
-            treasures = said_plural(N_("%(n)s treasure (fighter picks first)"),
-                                    N_("%(n)s treasures (fighter picks first)"), offer["treasures"])
+            treasures = said_plural("%(n)s treasure (fighter picks first)", "%(n)s treasures (fighter picks first)", offer["treasures"])
     if offer["items"]:
         items = items_said(offer["item_names"], offer["gold"])
     if treasures and items:

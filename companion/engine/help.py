@@ -123,8 +123,7 @@ def suggest_bribe(*, edition: Edition | str, fighter: dict, helper: dict,
     helper_levels = with_helper["rewards"]["helper_levels"]
     if with_helper["for_the_win"]:
         treasures, pick_first = total, True
-        why = said_plural(N_("this fight wins %(fighter)s the game, so it is worth its %(n)s treasure"),
-                          N_("this fight wins %(fighter)s the game, so it is worth all %(n)s treasures"),
+        why = said_plural("this fight wins %(fighter)s the game, so it is worth its %(n)s treasure", "this fight wins %(fighter)s the game, so it is worth all %(n)s treasures",
                           total, fighter=f)
     else:
         treasures = min(total, max(1 if total else 0, _round_half_up(share * total)))
@@ -132,17 +131,17 @@ def suggest_bribe(*, edition: Edition | str, fighter: dict, helper: dict,
             treasures -= 1
         pick_first = share >= 0.5
         brings = {"helper": h, "strength": hs, "of": hs + fs, "percent": round(share * 100),
-                  "worth": said_plural(N_("%(n)s treasure"), N_("%(n)s treasures"), total)}
+                  "worth": said_plural("%(n)s treasure", "%(n)s treasures", total)}
         if helper_levels:
             why = said(N_("%(helper)s brings %(strength)s of %(of)s strength (%(percent)s%%) to a "
                           "fight worth %(worth)s and gains %(levels)s anyway"), **brings,
-                       levels=said_plural(N_("%(n)s level"), N_("%(n)s levels"), helper_levels))
+                       levels=said_plural("%(n)s level", "%(n)s levels", helper_levels))
         else:
             why = said(N_("%(helper)s brings %(strength)s of %(of)s strength (%(percent)s%%) to a "
                           "fight worth %(worth)s"), **brings)
     items = _pick_items(fighter, treasures * GOLD_PER_TREASURE, edition)
     gold = sum(r["gold"] for r in items)
-    terms = {"treasures": said_plural(N_("%(n)s treasure"), N_("%(n)s treasures"), treasures),
+    terms = {"treasures": said_plural("%(n)s treasure", "%(n)s treasures", treasures),
              "picker": h if pick_first else f}
     if items:
         offer = said(N_("offer %(treasures)s, %(picker)s picks first - or %(items)s"), **terms,

@@ -126,9 +126,7 @@ def charity(state: dict, giver: dict, edition: Edition, *, order: list | None = 
     lowest = min((p["level"] for p in others), default=None)
     if lowest is None or giver["level"] <= lowest:
         result["discarded"] = excess
-        result["text"] = said_plural(
-            N_("Charity: %(name)s is the lowest level, so the %(n)s extra card is discarded"),
-            N_("Charity: %(name)s is the lowest level, so the %(n)s extra cards are discarded"),
+        result["text"] = said_plural("Charity: %(name)s is the lowest level, so the %(n)s extra card is discarded", "Charity: %(name)s is the lowest level, so the %(n)s extra cards are discarded",
             excess, name=giver["name"])
         return result
     pool = excess
@@ -150,7 +148,7 @@ def charity(state: dict, giver: dict, edition: Edition, *, order: list | None = 
     by_id = {p["id"]: p["name"] for p in others}
     result["gifts"] = gifts
     result["text"] = said(N_("Charity: %(gifts)s"), gifts=[
-        said_plural(N_("%(n)s card to %(to_name)s"), N_("%(n)s cards to %(to_name)s"), n,
+        said_plural("%(n)s card to %(to_name)s", "%(n)s cards to %(to_name)s", n,
                     to=pid, to_name=by_id[pid])
         for pid, n in gifts.items()])
     return result

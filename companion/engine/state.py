@@ -52,8 +52,7 @@ def clean_name(value: Any) -> str:
     if not name:
         raise BadAction(N_("A player needs a name."))
     if len(name) > MAX_NAME:
-        raise BadAction(said_plural(N_("A name may have at most %(n)s character."),
-                                    N_("A name may have at most %(n)s characters."), MAX_NAME))
+        raise BadAction(said_plural("A name may have at most %(n)s character.", "A name may have at most %(n)s characters.", MAX_NAME))
     return name
 
 

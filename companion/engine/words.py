@@ -36,7 +36,11 @@ def said(msgid: str, **params: Any) -> dict:
 
 def said_plural(singular: str, plural: str, n: int, **params: Any) -> dict:
     """A said whose words depend on a count ``n`` (``%(n)s`` in both forms); languages with
-    several plural forms (Russian, Polish, Ukrainian) choose theirs through ngettext."""
+    several plural forms (Russian, Polish, Ukrainian) choose theirs through ngettext.
+
+    Extraction knows this function as a plural keyword (``pybabel extract -k said_plural:1,2``,
+    see README), so the two literals become one plural entry of the catalogs: never wrap
+    them in ``N_``."""
     return {"said": singular, "plural": plural, "n": n, **params}
 
 

@@ -92,6 +92,10 @@ def _marked_msgids() -> set[str]:
             if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "N_"
                     and node.args and isinstance(node.args[0], ast.Constant)):
                 found.add(node.args[0].value)
+            # said_plural's two literals are extracted as one plural entry (-k said_plural:1,2)
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "said_plural"):
+                found.update(a.value for a in node.args[:2] if isinstance(a, ast.Constant))
     return found
 
 

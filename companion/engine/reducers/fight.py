@@ -193,10 +193,10 @@ def _win(state: dict, fight: dict, view: dict, fighter: dict, ctx: Context) -> d
         state["winners"].append(helper["id"])
         details.append(said(N_("%(name)s shares the victory"), name=helper["name"]))
     if helper:
-        details.append(said_plural(N_("%(n)s treasure face up"), N_("%(n)s treasures face up"),
+        details.append(said_plural("%(n)s treasure face up", "%(n)s treasures face up",
                                    rewards["treasures"]))
     else:
-        details.append(said_plural(N_("%(n)s treasure face down"), N_("%(n)s treasures face down"),
+        details.append(said_plural("%(n)s treasure face down", "%(n)s treasures face down",
                                    rewards["treasures"]))
     deal_said = deals.carry_out_deal(state, fight, rewards)
     if deal_said:

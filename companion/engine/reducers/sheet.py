@@ -189,8 +189,7 @@ def kill(state: dict, player: dict, ctx: Context) -> dict:
     looters = [find_player(state, pid)["name"] for pid in order]
     looting = (said(N_("looting order %(players)s"), players=", ".join(looters), order=order)
                if looters else said(N_("looting order nobody")))
-    redraw = said_plural(N_("draws %(n)s from each deck on their next turn"),
-                         N_("draws %(n)s from each deck on their next turn"),
+    redraw = said_plural("draws %(n)s from each deck on their next turn", "draws %(n)s from each deck on their next turn",
                          ctx.edition.dead_redraw)
     return event("die" if lost else "die_bare", looting, redraw, player=player["id"],
                  name=player["name"], cards=", ".join(c["card"]["name"] for c in lost))

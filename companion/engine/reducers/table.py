@@ -113,7 +113,7 @@ def _set_hand(state, action, actor, ctx):
         raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"])
     player["hand"] = count
     return event("set_hand", player=player["id"], name=player["name"], count=count,
-                 cards=said_plural(N_("%(n)s card in hand"), N_("%(n)s cards in hand"), count))
+                 cards=said_plural("%(n)s card in hand", "%(n)s cards in hand", count))
 
 
 event_words("variant_on", N_("Optional rule %(rule)s: on"))
