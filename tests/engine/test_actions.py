@@ -476,3 +476,11 @@ def test_an_item_of_unknown_worth_is_not_mistaken_for_no_value():
     assert row["gold_known"] is False
     with pytest.raises(BadAction, match="does not know what Saddle Shoes is worth"):
         g("Ann", type="sell", player=g.ids["Ann"], instances=[row["iid"]])
+
+
+def test_giving_the_turn_to_whoever_has_it_is_refused_and_does_not_bring_the_dead_back():
+    g = Game("classic")
+    g("Bob", type="die", player=g.ids["Bob"])
+    refused = g.refused("Ann", type="set_turn", player=g.ids["Ann"])
+    assert refused.rule == "turn-pass"
+    assert g.p("Bob")["dead"]

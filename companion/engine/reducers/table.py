@@ -68,6 +68,9 @@ def _set_turn(state, action, actor, ctx):
         raise RuleViolation("turn-pass", N_("only the player whose turn it is, or the host, passes it on"))
     if in_fight(state):
         raise RuleViolation("one-fight-at-a-time", N_("finish the fight before the turn moves on"))
+    if target["id"] == state["turn"]:
+        # Not a new turn: it would bring the dead back early (they return when a turn begins).
+        raise RuleViolation("turn-pass", N_("it is already %(name)s's turn"), name=target["name"])
     begin_turn(state, target["id"])
     return event("set_turn", player=target["id"], name=target["name"])
 
