@@ -246,3 +246,15 @@ def test_the_detector_finds_english(client, game_in_full_swing):
     page = _phone(client, "en", **{f"seat_{table.code}": table.tokens["Bob"]}).get(f"/games/{table.code}")
     assert page.status_code == 200
     assert len(english_sentences(page.get_data(as_text=True), names)) > 5
+
+
+def test_every_refusal_rule_the_engine_raises_has_its_sentence_in_russian():
+    """The rule's sentence of a refusal comes from the rulings, which are in English and Russian."""
+    from companion import rulebase
+
+    from .test_rule_ids import RAISED
+
+    for rule in RAISED:
+        english, _ = rulebase.explain(rule, "classic")
+        russian, _ = rulebase.explain(rule, "classic", lang="ru")
+        assert russian != english and re.search("[а-яА-Я]", russian), rule
