@@ -5,6 +5,13 @@ parked greenlet and a socket, not an OS thread, so one process holds thousands o
 ordinary requests keep flowing. A connection must send its request line and headers within
 ``--header-timeout`` seconds, and an idle kept-alive connection is closed after
 ``--idle-timeout``: half-open connections cost almost nothing and do not linger.
+
+``--workers N`` (Linux) runs N such processes on one port: the parent binds the listening
+socket, runs the database's migrations once, then forks the workers, which all accept on
+that socket, and restarts one that dies. Workers share nothing but the database, and so do
+separate ``companion serve`` processes on several machines behind a load balancer: with
+PostgreSQL, a change made through one reaches the live streams of all the others
+(LISTEN/NOTIFY; SQLite polls instead, see ``companion/doorbell.py``).
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ import argparse
 import gc
 import os
 import sys
+import time
 
 DEFAULT_PORT = 8000
 HEADER_TIMEOUT = 10.0  # seconds for a request line and its headers, from the first byte
@@ -158,10 +166,108 @@ def make_server(app, host: str, port: int, *, header_timeout: float = HEADER_TIM
     return server
 
 
+def can_fork_workers() -> bool:
+    """Whether ``--workers`` can run several processes on one port here (Linux)."""
+    return sys.platform.startswith("linux") and hasattr(os, "fork")
+
+
+def _terminate_with_parent(parent: int) -> None:
+    """Ask Linux for a SIGTERM when the parent process dies (PR_SET_PDEATHSIG)."""
+    import signal
+
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1: PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before we asked
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def run_workers(server, count: int) -> None:
+    """Fork ``count`` workers that all accept on ``server``'s socket (bound by the caller).
+
+    A worker that dies is started again (at most one a second); SIGTERM or Ctrl+C stops them
+    all, each finishing its requests as a single ``companion serve`` would. The parent serves
+    nothing: it never runs gevent's loop after the first fork, only waits for its children
+    with the original, blocking ``os.waitpid``; each child re-initialises gevent's hub."""
+    import signal
+    import traceback
+
+    import gevent
+    from gevent import monkey
+
+    fork = monkey.get_original("os", "fork")
+    waitpid = monkey.get_original("os", "waitpid")
+    pause = monkey.get_original("time", "sleep")
+    set_signal = monkey.get_original("signal", "signal")
+    children: dict[int, float] = {}
+    stopping = False
+    parent = os.getpid()
+
+    def start_worker() -> None:
+        pid = fork()
+        if pid:
+            children[pid] = time.monotonic()
+            return
+        status = 0
+        try:
+            gevent.reinit()  # the forked hub: fresh event loop state, resolver, threadpool
+            # Ctrl+C reaches the whole process group: the parent answers it for everyone, with
+            # a SIGTERM to each worker. A worker whose parent dies gets a SIGTERM too (Linux).
+            set_signal(signal.SIGINT, signal.SIG_IGN)
+            set_signal(signal.SIGTERM, signal.SIG_DFL)
+            _terminate_with_parent(parent)
+            gevent.signal_handler(signal.SIGTERM, server.close)
+            server.serve_forever()
+        except KeyboardInterrupt:
+            pass
+        except BaseException:
+            traceback.print_exc()
+            status = 1
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            os._exit(status)
+
+    def stop(_signum, _frame) -> None:
+        nonlocal stopping
+        stopping = True
+        for pid in list(children):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    set_signal(signal.SIGTERM, stop)
+    set_signal(signal.SIGINT, stop)
+    for _ in range(count):
+        start_worker()
+    while children:
+        try:
+            pid, status = waitpid(-1, 0)
+        except ChildProcessError:
+            break
+        started = children.pop(pid, None)
+        if started is None or stopping:
+            continue
+        sys.stderr.write(f"companion: worker {pid} ended ({os.waitstatus_to_exitcode(status)}); "
+                         "starting another\n")
+        pause(max(0.0, 1.0 - (time.monotonic() - started)))
+        if not stopping:
+            start_worker()
+
+
 def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
           idle_timeout: float = IDLE_TIMEOUT, max_connections: int | None = None,
-          max_streams_per_game: int | None = None, access_log: bool = False) -> None:
+          max_streams_per_game: int | None = None, access_log: bool = False,
+          workers: int = 1) -> None:
     _patch()
+    if workers > 1 and not can_fork_workers():
+        print(f"companion: --workers {workers} needs Linux (one port shared by forked processes); "
+              "serving with one process.", file=sys.stderr, flush=True)
+        workers = 1
     files = raise_open_file_limit()
     if max_connections is None:
         # Keep some files for the database, the listener and the logs.
@@ -180,6 +286,15 @@ def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
     gc.freeze()
     server = make_server(app, host, port, header_timeout=header_timeout, idle_timeout=idle_timeout,
                          max_connections=max_connections, access_log=access_log)
+    if workers > 1:
+        # Bind here, once; every worker accepts on this socket. The migrations ran when the app
+        # was made; no pooled database connection may cross the fork.
+        server.init_socket()
+        app.extensions["companion_store"].engine.dispose()
+        print_banner(_site_url(app, host, port))
+        print(f"{workers} worker processes.", flush=True)
+        run_workers(server, workers)
+        return
     server.start()  # bind first, so the banner only shows once the port is ours
     print_banner(_site_url(app, host, port))
 
@@ -194,6 +309,13 @@ def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
         server.serve_forever()
     except KeyboardInterrupt:
         pass
+
+
+def _positive(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError("must be 1 or more")
+    return number
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -211,11 +333,15 @@ def main(argv: list[str] | None = None) -> int:
     run.add_argument("--max-streams-per-game", type=int, default=None, metavar="N",
                      help="live streams a game may hold; a new one closes the oldest (default 60)")
     run.add_argument("--access-log", action="store_true", help="log every request to stderr")
+    run.add_argument("--workers", type=_positive, default=1, metavar="N",
+                     help="processes serving the port (Linux; default 1). Several processes "
+                          "scale with PostgreSQL (COMPANION_DATABASE_URL); on SQLite they work "
+                          "but see each other's changes by polling")
     args = parser.parse_args(argv)
     if args.command == "serve":
         serve(args.host, args.port, header_timeout=args.header_timeout, idle_timeout=args.idle_timeout,
               max_connections=args.max_connections, max_streams_per_game=args.max_streams_per_game,
-              access_log=args.access_log)
+              access_log=args.access_log, workers=args.workers)
     return 0
 
 

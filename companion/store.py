@@ -24,12 +24,13 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 import jsonpatch
-from sqlalchemy import delete, event as sa_event, update
+from sqlalchemy import delete, event as sa_event, text, update
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, TimeoutError as PoolTimeout
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
-from companion import engine
-from companion.doorbell import Doorbell
+from companion import engine, migrations
+from companion.doorbell import CHANNEL, Doorbell, PostgresListener, VersionPoll
 from companion.engine import Actor, Forbidden
 from companion.engine.errors import TooLarge
 from companion.engine.words import N_, event, event_words, render, said
@@ -140,7 +141,10 @@ class StorageFull(StoreError):
 
 def _storage_error(exc: Exception) -> StoreError:
     """What a phone is told about a database failure (full disk, locked, pool empty)."""
-    if "full" in str(exc).lower():
+    message = str(exc).lower()
+    # SQLite says "database or disk is full"; PostgreSQL has SQLSTATE 53100 (disk_full).
+    if "full" in message or "no space left" in message or \
+            getattr(getattr(exc, "orig", None), "sqlstate", None) == "53100":
         return StorageFull(N_("The server's disk is full, so nothing more can be saved. Nothing "
                               "acknowledged was lost; tell whoever runs the server."))
     return Busy(N_("The table is very busy; try again in a moment."))
@@ -194,24 +198,75 @@ def restore(current: dict, stored: dict | list) -> dict:
     return restored
 
 
+def database_url(url: str) -> str:
+    """``url`` with PostgreSQL's driver made explicit: psycopg 3 (the ``postgres`` extra)."""
+    parsed = make_url(url)
+    if parsed.drivername in ("postgres", "postgresql"):
+        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    return url
+
+
 class Store:
-    def __init__(self, url: str, *, pool_size: int = 16):
-        connect_args = {}
-        if url.startswith("sqlite"):
+    """Games in SQLite (the embedded default) or PostgreSQL (several processes), the same way.
+
+    Opening it brings the schema up to date (``companion.migrations``). Its doorbell rings for
+    changes committed here and, through a background watcher that runs while streams wait,
+    for changes committed by other processes on the same database: PostgreSQL's
+    LISTEN/NOTIFY, or on SQLite a version poll every ``poll_interval`` seconds.
+    """
+
+    def __init__(self, url: str, *, pool_size: int = 16, poll_interval: float = 1.0):
+        url = database_url(url)
+        backend = make_url(url).get_backend_name()
+        connect_args: dict[str, Any] = {}
+        if backend == "sqlite":
             connect_args = {"check_same_thread": False, "timeout": 30}
+        elif backend == "postgresql":  # times read back in UTC, as written
+            options = str(make_url(url).query.get("options", ""))
+            if "timezone" not in options.lower():
+                connect_args = {"options": f"{options} -c timezone=UTC".strip()}
         # A request holds at most one connection at a time (undo reuses the commit's session),
         # so the pool covers the requests running at once; when it is empty, a request waits a
         # few seconds and then answers "busy" instead of stalling every table.
-        self.engine = create_engine(url, connect_args=connect_args, pool_size=pool_size,
-                                    max_overflow=pool_size * 4, pool_timeout=5)
-        if url.startswith("sqlite"):
+        try:
+            self.engine = create_engine(url, connect_args=connect_args, pool_size=pool_size,
+                                        max_overflow=pool_size * 4, pool_timeout=5)
+        except ModuleNotFoundError as exc:
+            if backend != "postgresql":
+                raise
+            raise RuntimeError("PostgreSQL needs its driver, psycopg 3: pip install "
+                               "'munchkin-companion[postgres]' (from a checkout: pip install -e "
+                               "'.[postgres]')") from exc
+        if backend == "sqlite":
             sa_event.listen(self.engine, "connect", _sqlite_pragmas)
-        SQLModel.metadata.create_all(self.engine)
-        _add_missing_columns(self.engine)
+        migrations.upgrade(self.engine)
         self.doorbell = Doorbell()
+        self._notify = backend == "postgresql"
+        if self._notify:
+            self.watcher = PostgresListener(self.doorbell, self._versions, self._listen_connection)
+        else:
+            self.watcher = VersionPoll(self.doorbell, self._versions, interval=poll_interval)
 
     def _session(self) -> Session:
         return _GuardedSession(self.engine)
+
+    def _listen_connection(self):
+        """A new connection of its own (not from the pool) for the doorbell's LISTEN."""
+        import psycopg
+
+        args, params = self.engine.dialect.create_connect_args(self.engine.url)
+        params.pop("context", None)
+        params.setdefault("application_name", "companion-doorbell")
+        # A listener waits silently for hours: keepalives notice a peer that vanished.
+        for key, value in (("keepalives", 1), ("keepalives_idle", 30), ("keepalives_interval", 10),
+                           ("keepalives_count", 3), ("connect_timeout", 10)):
+            params.setdefault(key, value)
+        return psycopg.connect(*args, autocommit=True, **params)
+
+    def close(self) -> None:
+        """Stop the doorbell's watcher and close every pooled connection."""
+        self.watcher.close()
+        self.engine.dispose()
 
     # --- reading -------------------------------------------------------------------------
 
@@ -229,8 +284,21 @@ class Store:
             return state
 
     def version(self, code: str) -> int:
+        """The game's version alone (every stream asks on opening and on its heartbeats)."""
         with self._session() as session:
-            return self._game(session, code).version
+            version = session.exec(select(Game.version).where(Game.code == code.upper())).first()
+            if version is None:
+                raise NotFound(code)
+            return version
+
+    def _versions(self, codes: list[str]) -> dict[str, int]:
+        """The versions of these games, in one query per 500 (the doorbell's watcher)."""
+        found: dict[str, int] = {}
+        with self._session() as session:
+            for i in range(0, len(codes), 500):
+                rows = session.exec(select(Game.code, Game.version).where(Game.code.in_(codes[i:i + 500])))
+                found.update({code: version for code, version in rows})
+        return found
 
     def actor_for(self, code: str, token: str | None) -> Actor:
         """Who a bearer token is in this game (an empty Actor for none or unknown)."""
@@ -329,6 +397,8 @@ class Store:
                 undone = extra.pop("_undo", None)
                 if undone is not None:  # same transaction: two undos can never take back one change twice
                     session.exec(update(Event).where(Event.id == undone).values(undone=True))
+                if self._notify:  # delivered to every process's listener when this commits
+                    session.connection().execute(_NOTIFY, {"payload": f"{game_code}:{version + 1}"})
                 session.commit()
             self.doorbell.ring(game_code, version + 1)
             extra["event"] = happened
@@ -396,14 +466,7 @@ class Store:
         return new, extra["event"]
 
 
-def _add_missing_columns(engine) -> None:
-    """Bring a database made by an older version up to date (additive changes only)."""
-    from sqlalchemy import inspect, text
-
-    have = {c["name"] for c in inspect(engine).get_columns("event")}
-    if "data" not in have:
-        with engine.begin() as connection:
-            connection.execute(text("ALTER TABLE event ADD COLUMN data TEXT"))
+_NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:

@@ -1,10 +1,14 @@
-"""Shared fixtures: every test gets its own app and its own fresh SQLite database."""
+"""Shared fixtures: every test gets its own app and its own fresh database (SQLite, or
+PostgreSQL too in the modules that ask for both)."""
 
 from __future__ import annotations
 
+import os
+import uuid
 from pathlib import Path
 
 import pytest
+from sqlalchemy.pool import NullPool
 
 from companion import create_app
 
@@ -20,17 +24,94 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.browser)
 
 
+DATABASES = ("sqlite", "postgresql")
+
+
+def pytest_generate_tests(metafunc):
+    # A test module that sets ``BOTH_DATABASES = True`` runs every test that uses the database
+    # (``database_url``, so also ``app``, ``client`` and ``table``) on SQLite and on PostgreSQL.
+    if "database_url" not in metafunc.fixturenames or not getattr(metafunc.module, "BOTH_DATABASES", False):
+        return
+    for mark in metafunc.definition.iter_markers("parametrize"):
+        names = mark.args[0]
+        if "database_url" in (names.replace(" ", "").split(",") if isinstance(names, str) else names):
+            return  # the test chose its databases itself
+    metafunc.parametrize("database_url", DATABASES, indirect=True)
+
+
+@pytest.fixture(scope="session")
+def postgres_admin():
+    """An autocommit engine on ``COMPANION_TEST_POSTGRES_URL`` (``scripts/test.sh`` starts a
+    throwaway cluster and sets it). Unset, PostgreSQL tests are skipped; set but unreachable,
+    they fail."""
+    url = os.environ.get("COMPANION_TEST_POSTGRES_URL")
+    if not url:
+        pytest.skip("COMPANION_TEST_POSTGRES_URL is not set (bash scripts/test.sh sets it)")
+    from sqlalchemy import create_engine, text
+
+    from companion.store import database_url
+
+    admin = create_engine(database_url(url), isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    with admin.connect() as connection:  # unreachable: an error here, never a skip
+        connection.execute(text("SELECT 1"))
+    yield admin
+    admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_tests(postgres_admin):
+    """One database for this test run, dropped at its end: each test gets a schema of its own
+    in it (a schema costs a few milliseconds, a database a few hundred)."""
+    from sqlalchemy import create_engine, text
+    from sqlalchemy.engine import make_url
+
+    name = f"companion_tests_{uuid.uuid4().hex[:16]}"
+    with postgres_admin.connect() as connection:
+        connection.execute(text(f'CREATE DATABASE "{name}"'))
+    url = make_url(postgres_admin.url).set(database=name)
+    engine = create_engine(url, isolation_level="AUTOCOMMIT", pool_size=1, pool_pre_ping=True,
+                           connect_args={"application_name": "companion-tests"})
+    yield url, engine
+    engine.dispose()
+    with postgres_admin.connect() as connection:
+        connection.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
 @pytest.fixture
-def app(tmp_path):
+def database_url(request, tmp_path):
+    """A fresh, empty database for this test, gone afterwards: a SQLite file, or (parametrize
+    indirectly with "postgresql") a PostgreSQL schema of its own, the only one on the URL's
+    search_path."""
+    kind = getattr(request, "param", "sqlite")
+    if kind == "sqlite":
+        return f"sqlite:///{tmp_path / 'test.db'}"
+    from sqlalchemy import text
+
+    url, engine = request.getfixturevalue("postgres_tests")
+    schema = f"t_{uuid.uuid4().hex[:20]}"
+    with engine.connect() as connection:
+        connection.execute(text(f'CREATE SCHEMA "{schema}"'))
+
+    def drop():
+        with engine.connect() as connection:
+            connection.execute(text(f'DROP SCHEMA IF EXISTS "{schema}" CASCADE'))
+
+    request.addfinalizer(drop)
+    return url.update_query_dict({"options": f"-csearch_path={schema}"}).render_as_string(hide_password=False)
+
+
+@pytest.fixture
+def app(database_url):
     app = create_app({
         "TESTING": True,
-        "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'test.db'}",
+        "COMPANION_DATABASE_URL": database_url,
         "SECRET_KEY": "test-secret",
         "WTF_CSRF_ENABLED": False,
         "LIVE_STREAM_SECONDS": 2,
         "LIVE_HEARTBEAT_SECONDS": 0.5,
     })
     yield app
+    app.extensions["companion_store"].close()
 
 
 @pytest.fixture

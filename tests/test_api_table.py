@@ -11,6 +11,8 @@ from companion import create_app
 
 from .conftest import Table
 
+BOTH_DATABASES = True  # every test here that uses the database runs on SQLite and PostgreSQL
+
 
 def test_new_game_answers_code_join_url_host_token_and_state(client):
     r = client.post("/api/games", json={"edition": "tails"})
@@ -190,10 +192,9 @@ def test_only_the_author_or_the_host_may_undo(table):
     assert table.player("Ann")["level"] == 1
 
 
-def test_twenty_phones_tapping_at_once_lose_no_update(tmp_path):
+def test_twenty_phones_tapping_at_once_lose_no_update(database_url):
     """Twenty threads, each a phone, tap +1 on one shared counter at the same moment."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "x",
-                      "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'race.db'}"})
+    app = create_app({"TESTING": True, "SECRET_KEY": "x", "COMPANION_DATABASE_URL": database_url})
     table = Table(app.test_client())
     table.join("Ann")
     pid = table.ids["Ann"]
@@ -217,15 +218,16 @@ def test_twenty_phones_tapping_at_once_lose_no_update(tmp_path):
     assert accepted == 20, results
     assert table.player("Ann")["gear_bonus"] == accepted
     assert table.state()["version"] == 1 + accepted  # one join, then one version per tap
+    app.extensions["companion_store"].close()
 
 
-def test_a_restart_loses_nothing_acknowledged(tmp_path):
-    url = f"sqlite:///{tmp_path / 'persist.db'}"
+def test_a_restart_loses_nothing_acknowledged(database_url):
+    url = database_url
     first = create_app({"TESTING": True, "SECRET_KEY": "x", "COMPANION_DATABASE_URL": url})
     table = Table(first.test_client())
     table.join("Ann")
     table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 2})
-    first.extensions["companion_store"].engine.dispose()
+    first.extensions["companion_store"].close()
     second = create_app({"TESTING": True, "SECRET_KEY": "x", "COMPANION_DATABASE_URL": url})
     client = second.test_client()
     state = client.get(f"/api/games/{table.code}").get_json()
@@ -234,6 +236,7 @@ def test_a_restart_loses_nothing_acknowledged(tmp_path):
                     json={"type": "level", "player": table.ids["Ann"], "delta": 1},
                     headers={"Authorization": f"Bearer {table.tokens['Ann']}"})
     assert r.status_code == 200 and r.get_json()["state"]["players"][0]["level"] == 4
+    second.extensions["companion_store"].close()
 
 
 def test_the_event_stream_rings_with_the_new_version(app, table):

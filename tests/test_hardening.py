@@ -22,9 +22,14 @@ from sqlmodel import Session
 from .conftest import Table
 
 
-def make_app(tmp_path, **config):
+BOTH_DATABASES = True  # every test here that uses the database runs on SQLite and PostgreSQL
+
+
+def make_app(where, **config):
+    """An app on ``where``: a database URL, or a folder for a SQLite file."""
+    url = where if isinstance(where, str) else f"sqlite:///{where / 'hard.db'}"
     return create_app({"TESTING": True, "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False,
-                       "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'hard.db'}", **config})
+                       "COMPANION_DATABASE_URL": url, **config})
 
 
 def bearer(token):
@@ -82,10 +87,10 @@ def test_undo_restores_the_state_before_and_keeps_log_and_counter(table):
 
 # --- concurrency ---------------------------------------------------------------------------
 
-def test_thirty_undos_at_once_answer_json_and_never_500(tmp_path):
+def test_thirty_undos_at_once_answer_json_and_never_500(database_url):
     # A small pool makes the old bug (undo opening a second session inside the commit's
     # own) deadlock at once; now each undo uses one connection.
-    app = make_app(tmp_path, COMPANION_DB_POOL_SIZE=3)
+    app = make_app(database_url, COMPANION_DB_POOL_SIZE=3)
     table = Table(app.test_client())
     table.join("Ann")
     for _ in range(30):  # one more event than undos (the join), so Ann stays seated
@@ -114,6 +119,7 @@ def test_thirty_undos_at_once_answer_json_and_never_500(tmp_path):
     assert table.player("Ann")["gear_adjust"] == 30 - undone
     # The other table was never stalled.
     other.act("Zed", {"type": "gear", "player": other.ids["Zed"], "delta": 1})
+    app.extensions["companion_store"].close()
 
 
 # --- bad input and failures answer JSON ----------------------------------------------------
@@ -159,7 +165,7 @@ def test_deep_nesting_and_broken_text_are_a_clear_400(table, body):
     assert table.player("Ann")["name"] == "Ann"
 
 
-def test_a_full_disk_answers_json_503_and_loses_nothing(tmp_path):
+def test_a_full_disk_answers_json_503_and_loses_nothing(tmp_path):  # SQLite: fills its file
     app = make_app(tmp_path)
     table = Table(app.test_client())
     table.join("Ann")
