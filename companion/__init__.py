@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from pathlib import Path
 
 from flask import Flask
@@ -20,11 +21,22 @@ ROOT = Path(__file__).resolve().parent.parent  # the repository: templates/, sta
 
 
 def _secret_key(instance: Path) -> str:
+    """The instance's secret, made once. Created exclusively, so two processes starting at
+    the same moment end up with the same key (the loser of the race reads the winner's)."""
     path = instance / "secret_key"
-    if not path.exists():
-        path.write_text(secrets.token_urlsafe(48))
-        path.chmod(0o600)
-    return path.read_text().strip()
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        pass
+    else:
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(48))
+    for _ in range(50):  # the winner may not have written it yet
+        key = path.read_text().strip()
+        if key:
+            return key
+        time.sleep(0.02)
+    raise RuntimeError(f"{path} is empty: remove it and start again")
 
 
 def _trusted_proxies() -> int:
@@ -40,6 +52,9 @@ def create_app(config: dict | None = None) -> Flask:
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(
+        # Connections per process (the pool may grow to 5 times that under a burst): with
+        # PostgreSQL, every process's pool must fit in the server's max_connections.
+        COMPANION_DB_POOL_SIZE=int(os.environ.get("COMPANION_DB_POOL_SIZE") or 16),
         COMPANION_DATABASE_URL=os.environ.get("COMPANION_DATABASE_URL")
         or f"sqlite:///{instance / 'companion.db'}",
         COMPANION_PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL") or None,

@@ -373,3 +373,20 @@ def test_house_cards_import_from_the_page_takes_a_file_and_refuses_junk_clearly(
         r = client.post(f"/games/{table.code}/house/import", data={"text": junk})
         assert r.status_code == 400 and b"<html" in r.data.lower()
     assert len(table.state()["house_cards"]) == 1
+
+
+def test_processes_starting_together_share_one_secret_key(tmp_path):
+    from companion import _secret_key
+
+    start, keys = threading.Barrier(8), []
+
+    def process_starts():
+        start.wait()
+        keys.append(_secret_key(tmp_path))
+
+    threads = [threading.Thread(target=process_starts) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(keys) == 8 and len(set(keys)) == 1 and len(keys[0]) > 40
