@@ -258,3 +258,15 @@ def test_every_refusal_rule_the_engine_raises_has_its_sentence_in_russian():
         english, _ = rulebase.explain(rule, "classic")
         russian, _ = rulebase.explain(rule, "classic", lang="ru")
         assert russian != english and re.search("[а-яА-Я]", russian), rule
+
+
+def test_the_arbiters_check_answers_in_the_askers_language(client, game_in_full_swing):
+    table, names = game_in_full_swing
+    headers = {"Authorization": f"Bearer {table.tokens['Bob']}", "Accept-Language": "de"}
+    ok = client.post(f"/api/games/{table.code}/check", headers=headers,
+                     json={"type": "gear", "player": table.ids["Bob"], "delta": 1}).get_json()
+    assert ok["allowed"] and ok["message"] == "Erlaubt."
+    no = client.post(f"/api/games/{table.code}/check", headers=headers,
+                     json={"type": "level", "player": table.ids["Bob"], "delta": -1}).get_json()
+    assert not no["allowed"] and no["rule"] == "level-minimum"
+    assert not english_sentences(f"<p>{no['detail']}</p>", names), no

@@ -5,7 +5,7 @@ from __future__ import annotations
 from flask import Blueprint, jsonify
 
 from companion import engine
-from companion.engine import Actor, BadAction, Forbidden
+from companion.engine import Actor, Forbidden
 from companion.engine.words import N_
 
 from .common import bearer_token, join_url, normal_code, read_json_object, store
@@ -75,11 +75,7 @@ def check_action(code):
     state = store().load(code)
     if not actor.seated:  # asking is free: judge it as the host would, rules only
         actor = Actor(host=True)
-    try:
-        verdict = engine.check(state, action, actor)
-    except (BadAction, Forbidden) as exc:
-        verdict = {"allowed": False, "message": exc.message, "rule": None, "citation": None}
-    return jsonify(verdict)
+    return jsonify(words.verdict(state, action, actor))
 
 
 @bp.post("/games/<code>/undo")

@@ -122,13 +122,8 @@ def card_page(set_, name_id):
         if me is not None and card["kind"] == "monster":
             # Whether this phone may start a fight with it is the engine's call, with its reason
             # (a monster whose level the catalog lacks cannot be fought from here: it says so).
-            try:
-                context["fight_verdict"] = engine.check(
-                    state, {"type": "fight", "player": me, "monster": card_id}, Actor(player=me))
-            except engine.EngineError as exc:
-                from .words import error_message
-
-                context["fight_verdict"] = {"allowed": False, "message": error_message(exc), "citation": None}
+            context["fight_verdict"] = words.verdict(
+                state, {"type": "fight", "player": me, "monster": card_id}, Actor(player=me))
     return render_template("cards/card.html", **context)
 
 

@@ -106,3 +106,20 @@ def public_state(state: dict) -> dict:
     from companion import engine
 
     return localize(engine.public_state(state))
+
+
+def verdict(state: dict, action: Any, actor) -> dict:
+    """The arbiter's verdict on an action (``engine.check``), in the asker's language."""
+    from flask_babel import gettext
+
+    from companion import engine
+    from companion.engine import BadAction, Forbidden
+
+    try:
+        engine.apply(state, action, actor)
+    except RuleViolation as exc:
+        return {"allowed": False, **exc.as_dict(), "message": error_message(exc),
+                "detail": refusal_parts(exc)["detail"]}
+    except (BadAction, Forbidden) as exc:
+        return {"allowed": False, "message": error_message(exc), "rule": None, "citation": None}
+    return {"allowed": True, "message": gettext("Allowed."), "rule": None, "citation": None}
