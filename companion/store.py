@@ -337,11 +337,11 @@ class Store:
 
     # --- writing -------------------------------------------------------------------------
 
-    def create_game(self, edition: str) -> tuple[dict, str]:
+    def create_game(self, edition: str, variants: dict | None = None) -> tuple[dict, str]:
         host_token = secrets.token_urlsafe(24)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            state = engine.new_game(code, edition)
+            state = engine.new_game(code, edition, variants)
             with self._session() as session:
                 if session.exec(select(Game).where(Game.code == code)).first():
                     continue

@@ -42,6 +42,17 @@ class Edition:
     class_word: str = "class"  # Spell Skool calls its classes clubs
     notes: tuple[str, ...] = field(default=())
 
+    @property
+    def choosable_variants(self) -> tuple[str, ...]:
+        """The optional rules a table of this edition may switch on: its rulebook's own, then
+        the ones every edition offers."""
+        return self.variants + EVERY_EDITION_VARIANTS
+
+
+# Offered whatever the box: a table may follow the publisher's later official rulings (FAQ and
+# rule updates) where they differ from the rulebook printed in its box.
+EVERY_EDITION_VARIANTS: tuple[str, ...] = ("official_updates",)
+
 
 EDITIONS: dict[str, Edition] = {
     e.id: e

@@ -19,7 +19,9 @@ MAX_NAME = 40
 LOG_KEEP = 50
 
 
-def new_game(code: str, edition_id: str) -> dict:
+def new_game(code: str, edition_id: str, variants: Any = None) -> dict:
+    """A new table. ``variants`` maps optional rules the edition offers to on/off, chosen at
+    creation (e.g. ``{"official_updates": true}``); anything else is refused."""
     if edition_id not in editions.EDITIONS:
         raise BadAction(N_("Unknown edition %(edition)s: choose one of %(editions)s."),
                         edition=repr(edition_id)[:60], editions=", ".join(editions.EDITIONS))
@@ -27,7 +29,7 @@ def new_game(code: str, edition_id: str) -> dict:
         "code": code,
         "edition": edition_id,
         "version": 0,
-        "variants": {},
+        "variants": starting_variants(editions.get(edition_id), variants),
         "locked": False,
         "turn": None,
         "winners": [],
@@ -38,6 +40,20 @@ def new_game(code: str, edition_id: str) -> dict:
         "house_cards": [],
         "log": [],
     }
+
+
+def starting_variants(edition: editions.Edition, variants: Any) -> dict[str, bool]:
+    if variants is None:
+        return {}
+    if not isinstance(variants, dict):
+        raise BadAction(N_("'%(field)s' must be an object."), field="variants")
+    chosen = {}
+    for name, on in variants.items():
+        choice_field({"variant": name}, "variant", edition.choosable_variants)
+        if not isinstance(on, bool):
+            raise BadAction(N_("'%(field)s' must be true or false."), field=f"variants.{name}"[:60])
+        chosen[name] = on
+    return chosen
 
 
 def clean_name(value: Any) -> str:
@@ -207,5 +223,5 @@ def public_state(state: dict) -> dict:
     # What the edition has, so pages offer only what its rules allow.
     out["features"] = {"allies": edition.allies, "races": bool(edition.races),
                        "half_breed": edition.half_breed, "super_munchkin": edition.super_munchkin,
-                       "variants": list(edition.variants)}
+                       "variants": list(edition.choosable_variants)}
     return out

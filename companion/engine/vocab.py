@@ -22,7 +22,9 @@ EditionId = Literal["classic", "oz", "spell-skool", "russia", "tails"]
 EDITION_IDS: tuple[str, ...] = get_args(EditionId)
 
 # Every optional rule any edition offers (an edition lists the ones its rulebook prints).
-Variant = Literal["listen_at_the_door", "shared_victory", "faster_play"]
+# "official_updates": the publisher's later official rulings instead of the box's printed rules
+# (every edition offers it; see editions.EVERY_EDITION_VARIANTS).
+Variant = Literal["listen_at_the_door", "shared_victory", "faster_play", "official_updates"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
 
 # --- cards ---------------------------------------------------------------------------------

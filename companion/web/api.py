@@ -29,8 +29,9 @@ def public(state: dict) -> dict:
 @bp.post("/games")
 def create_game():
     data = _json_body()
-    state, host_token = store().create_game(data.get("edition", "classic") if isinstance(
-        data.get("edition", "classic"), str) else "")
+    edition = data.get("edition", "classic")
+    state, host_token = store().create_game(edition if isinstance(edition, str) else "",
+                                            data.get("variants"))
     code = state["code"]
     return jsonify({"code": code, "join_url": join_url(code), "host_token": host_token,
                     "state": public(state)}), 201

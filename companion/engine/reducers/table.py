@@ -15,7 +15,7 @@ from ..words import N_, event, event_words, said, said_plural
 
 # The optional rules as the history names them.
 VARIANT_WORDS = {"listen_at_the_door": N_("listen at the door"), "shared_victory": N_("shared victory"),
-                 "faster_play": N_("faster play")}
+                 "faster_play": N_("faster play"), "official_updates": N_("current official rulings")}
 
 
 @reducer("level")
@@ -127,7 +127,7 @@ event_words("variant_off", N_("Optional rule %(rule)s: off"))
 def _set_variant(state, action, actor, ctx):
     if not actor.host:
         raise Forbidden(N_("Only the host chooses the optional rules."))
-    name = choice_field(action, "variant", ctx.edition.variants)
+    name = choice_field(action, "variant", ctx.edition.choosable_variants)
     on = bool_field(action, "on")
     state.setdefault("variants", {})[name] = on
     return event("variant_on" if on else "variant_off", variant=name, on=on,
