@@ -84,5 +84,7 @@ fi
 export COMPANION_TEST_POSTGRES_URL="postgresql+psycopg://postgres@127.0.0.1:$PG_PORT/postgres"
 
 status=0
-.venv/bin/python -m pytest "$@" || status=$?
+# Both cores: the browser tests run one after another on one worker (tests/conftest.py), the
+# rest is shared out.
+.venv/bin/python -m pytest -n 2 --dist loadgroup "$@" || status=$?
 exit "$status"

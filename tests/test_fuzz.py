@@ -391,6 +391,8 @@ def fuzz_client(tmp_path_factory):
 
 
 TALLY: Counter = Counter()
+# The tally test reads what the fuzz test counted: under pytest-xdist both run on one worker.
+pytestmark = pytest.mark.xdist_group("fuzz")
 
 
 @settings(max_examples=100, deadline=None,
