@@ -119,7 +119,8 @@ def scan(name: str, outer: tuple = (), seen: tuple = ()) -> tuple[list, list]:
             frames.append(None)
         elif word == "include":
             included = re.match(r"[\"']([^\"']+)[\"']", rest).group(1)
-            if included not in seen:
+            # ``ignore missing``: a template another part may add later is scanned once it exists.
+            if included not in seen and (TEMPLATES / included).exists():
                 inner_conditions, inner_actions = scan(included, tuple(enclosing()), seen + (name,))
                 conditions += inner_conditions
                 actions += inner_actions

@@ -25,8 +25,9 @@ from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Fi
                       StrictInt, ValidationError, model_validator)
 
 # The fixed vocabularies are the engine's words (one source for schema, engine and forms).
-from companion.engine.vocab import (FLAG_STATS, KINDS, LOSE_SLOTS, ROLES, SETS, SLOTS, STATS,
-                                    CardSet, CurseDuration, LoseSlot, Per, Role, Stat)
+from companion.engine.vocab import (BAD_STUFF_DOS, FLAG_STATS, KINDS, LOSE_SLOTS, LOSE_WHICH,
+                                    ROLES, SETS, SLOTS, STATS, BadStuffDo, CardSet,
+                                    CurseDuration, LoseSlot, LoseWhich, Per, Role, Stat)
 from companion.engine.vocab import Sex as SexWord
 from companion.engine.vocab import Slot as SlotWord
 
@@ -103,6 +104,10 @@ class Condition(_Strict):
     sex: Optional[Sex] = None
     role: Optional[Annotated[Role, BeforeValidator(_word_in)]] = None
     tag: Optional[Slug] = None
+    # "unless": a monster that spares an Elf, Bad Stuff that spares a Wizard
+    not_race: Optional[Slug] = None
+    not_class: Optional[Slug] = None
+    not_sex: Optional[Sex] = None
 
 
 class Effect(_Strict):
@@ -122,10 +127,71 @@ class Effect(_Strict):
         return self
 
 
+class BadStuffStep(_Strict):
+    """One thing a monster's Bad Stuff does to the player it catches (docs/ENGINE.md, "Bad
+    Stuff"); ``if`` is judged on that player, ``otherwise`` happens when a ``lose_*`` step
+    finds nothing to take."""
+
+    do: BadStuffDo
+    value: Optional[Annotated[StrictInt, Field(ge=1, le=10)]] = None
+    which: Optional[Annotated[LoseWhich, BeforeValidator(_word_in)]] = None
+    tag: Optional[Slug] = None
+    slug: Optional[Slug] = None
+    death_at_most: Optional[Annotated[StrictInt, Field(ge=0, le=6)]] = None
+    shared: Optional[StrictBool] = None
+    if_: Optional[Condition] = Field(default=None, alias="if")
+    otherwise: Optional[list["BadStuffStep"]] = Field(default=None, max_length=5)
+
+    @model_validator(mode="after")
+    def _fits_its_kind(self):
+        allowed = _STEP_KEYS[self.do]
+        given = {name for name in ("value", "which", "tag", "slug", "death_at_most", "shared",
+                                   "otherwise") if getattr(self, name) is not None}
+        if given - allowed:
+            raise ValueError(f"a '{self.do}' step takes no {', '.join(sorted(given - allowed))}")
+        if self.do == "lose_levels" and self.value is None:
+            raise ValueError("a 'lose_levels' step needs a 'value'")
+        if self.do == "lose_items" and self.which is None and self.tag is None:
+            raise ValueError("a 'lose_items' step needs 'which' or 'tag'")
+        return self
+
+
+# The keys each kind of step takes (besides ``do`` and ``if``).
+_STEP_KEYS: dict[str, set[str]] = {
+    "lose_levels": {"value"}, "roll_levels": {"death_at_most"}, "level_to_lowest": set(),
+    "lose_items": {"which", "tag", "otherwise"}, "lose_race": {"slug", "otherwise"},
+    "lose_class": {"slug", "otherwise"}, "lose_hand": {"shared", "otherwise"}, "death": set(),
+    "manual": set(),
+}
+assert set(_STEP_KEYS) == set(BAD_STUFF_DOS), "every Bad Stuff step of the vocabulary has its keys"
+
+
 class BadStuff(_Strict):
+    """``steps`` is the Bad Stuff as data; without it (older and house cards) ``levels`` and
+    ``death`` are what the engine applies and a summary alone is done by hand. With it,
+    ``levels``/``death`` are derived (what every caught player suffers) for the card's facts."""
+
     levels: Annotated[StrictInt, Field(ge=0, le=10)] = 0
     death: StrictBool = False
     summary: Optional[Text] = None
+    steps: Optional[list[BadStuffStep]] = Field(default=None, max_length=10)
+    # steps suffered by a player this monster pursues, whether the roll escapes or not
+    on_flee: Optional[list[BadStuffStep]] = Field(default=None, max_length=5)
+
+    @model_validator(mode="after")
+    def _derived_facts(self):
+        if self.steps is None:
+            return self
+        plain = [s for s in self.steps if s.if_ is None]
+        levels = min(10, sum(s.value or 0 for s in plain if s.do == "lose_levels"))
+        death = any(s.do == "death" for s in plain)
+        given = self.model_fields_set
+        if "levels" in given and self.levels != levels:
+            raise ValueError(f"'levels' is {self.levels} but the steps lose {levels}")
+        if "death" in given and self.death != death:
+            raise ValueError(f"'death' is {self.death} but the steps say {death}")
+        self.levels, self.death = levels, death
+        return self
 
 
 class Requires(_Strict):
@@ -281,7 +347,7 @@ def normalize(model: _Card, fields_set: set[str]) -> dict:
             out["effects"] = [_effect_dict(e) for e in model.effects]
         elif key == "bad_stuff":
             if model.bad_stuff is not None:  # type: ignore[attr-defined]
-                out["bad_stuff"] = model.bad_stuff.model_dump(exclude_none=True)  # type: ignore[attr-defined]
+                out["bad_stuff"] = model.bad_stuff.model_dump(exclude_none=True, by_alias=True)  # type: ignore[attr-defined]
         elif key == "requires":
             if value:
                 out["requires"] = {k: v for k, v in value.items() if v is not None}
@@ -322,7 +388,7 @@ def error_field(err: dict) -> str:
 
 
 __all__ = [
-    "BadStuff", "Card", "Condition", "Effect", "FLAG_STATS", "Item", "KINDS", "LONE_SURROGATE",
+    "BAD_STUFF_DOS", "BadStuff", "BadStuffStep", "LOSE_WHICH", "Card", "Condition", "Effect", "FLAG_STATS", "Item", "KINDS", "LONE_SURROGATE",
     "LOSE_SLOTS", "MODELS", "Monster", "ROLES", "SETS", "SLOTS", "STATS", "SetFile",
     "UnicodeText", "ValidationError", "error_field", "has_lone_surrogate", "normalize", "slugify",
 ]

@@ -33,6 +33,7 @@ from pydantic.fields import FieldInfo
 from companion.catalog import schema as card_schema
 
 from .errors import BadAction
+from .powers import MAX_BONUS as MAX_POWER_BONUS, POWER_IDS
 from .words import N_, said, said_plural
 from .vocab import KINDS, CardSet, LevelSource, Sex, Side, Variant
 
@@ -209,11 +210,13 @@ class EquipAction(ActionModel):
 
 
 class SellAction(ActionModel):
-    """Sell items in play (instances) and straight from the hand (hand_gold) for levels."""
+    """Sell items in play (instances) and straight from the hand (hand_gold) for levels;
+    doubled: the one of them a Halfling sells at double price (once a turn)."""
     type: Literal["sell"]
     player: PlayerId
     instances: list[InstanceId] = Field(default_factory=list, max_length=MAX_LIST)
     hand_gold: Annotated[StrictInt, Field(ge=0, le=100_000)] = 0
+    doubled: Optional[InstanceId] = None
 
 
 class GiveAction(ActionModel):
@@ -255,9 +258,13 @@ class RemoveMonsterAction(ActionModel):
 
 
 class OneShotAction(ActionModel):
+    """Play a one-shot into the fight: a card from the hand, or (player + instance) one lying
+    on the table in front of that player."""
     type: Literal["one_shot"]
     side: Side
-    card: CardSpec
+    card: Optional[CardSpec] = None
+    player: Optional[PlayerId] = None
+    instance: Optional[InstanceId] = None
 
 
 class HelpAction(ActionModel):
@@ -280,6 +287,8 @@ class RunAwayAction(ActionModel):
     player: PlayerId
     monster: MonsterIndex = None  # type: ignore[assignment]  # left out: the only monster
     roll: Optional[Annotated[StrictInt, Field(ge=1, le=6)]] = None
+    # the die a Bad Stuff asks for (3,872 Orcs); without it the app rolls
+    bad_stuff_roll: Optional[Annotated[StrictInt, Field(ge=1, le=6)]] = None
 
 
 class SacrificeAllyAction(ActionModel):
@@ -290,6 +299,13 @@ class SacrificeAllyAction(ActionModel):
 
 class CloseFightAction(ActionModel):
     type: Literal["close_fight"]
+
+
+class ConfirmBadStuffAction(ActionModel):
+    """The table has done by hand a Bad Stuff the app cannot (pending is its note's id)."""
+    type: Literal["confirm_bad_stuff"]
+    player: PlayerId
+    pending: InstanceId
 
 
 class OfferAction(ActionModel):
@@ -311,6 +327,29 @@ class DeclineOfferAction(ActionModel):
     player: PlayerId
 
 
+PowerId = Literal[POWER_IDS]  # type: ignore[valid-type]
+
+
+class UsePowerAction(ActionModel):
+    """Use a race or class power (``companion/engine/powers.py``), paying its discards:
+    from_hand cards from the hand (a whole-hand power: the hand, when left out) and from_play
+    cards in front of the player. target: the player it is used on; item: the item stolen;
+    monster: the monster charmed or run from; roll: a real die's result (left out: the app
+    rolls); bonus: the number a card prints where the rulebook gives none; succeeded: whether
+    a theft worked, where the card decides."""
+    type: Literal["use_power"]
+    player: PlayerId
+    power: PowerId
+    from_hand: Optional[Annotated[StrictInt, Field(ge=0, le=60)]] = None
+    from_play: list[InstanceId] = Field(default_factory=list, max_length=MAX_LIST)
+    target: Optional[PlayerId] = None
+    item: Optional[InstanceId] = None
+    monster: Optional[MonsterIndex] = None
+    roll: Optional[Annotated[StrictInt, Field(ge=1, le=6)]] = None
+    bonus: Optional[Annotated[StrictInt, Field(ge=1, le=MAX_POWER_BONUS)]] = None
+    succeeded: Optional[StrictBool] = None
+
+
 class AddHouseCardAction(ActionModel):
     """A table's own card, given as its facts (its id becomes house/<slug of its name>)."""
     type: Literal["add_house_card"]
@@ -327,8 +366,8 @@ MODELS: tuple[type[ActionModel], ...] = (
     SetVariantAction, RenameAction, RemovePlayerAction, LockTableAction, PlayAction, DiscardAction,
     EquipAction, SellAction, GiveAction, DieAction, FightAction, AddMonsterAction, EnhanceAction,
     RemoveMonsterAction, OneShotAction, HelpAction, StopHelpingAction, ResolveAction,
-    RunAwayAction, SacrificeAllyAction, CloseFightAction, OfferAction, AcceptOfferAction,
-    DeclineOfferAction, AddHouseCardAction, ImportHouseCardsAction,
+    RunAwayAction, SacrificeAllyAction, CloseFightAction, ConfirmBadStuffAction, OfferAction, AcceptOfferAction,
+    DeclineOfferAction, AddHouseCardAction, ImportHouseCardsAction, UsePowerAction,
 )
 BY_TYPE: dict[str, type[ActionModel]] = {get_args(m.model_fields["type"].annotation)[0]: m for m in MODELS}
 ACTION_TYPES: tuple[str, ...] = tuple(BY_TYPE)

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from . import editions, reducers, rulebook  # noqa: F401  (importing reducers registers them)
+from . import monster_conditions
 from .core import AFTER_WIN, REDUCERS, Actor, CardResolver, Context, _default_resolver
 from .errors import BadAction, Forbidden, RuleViolation
 from .state import find_player
@@ -50,8 +51,11 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
             raise RuleViolation("game-over", N_("%(names)s already won"), names=names,
                                 players=list(new["winners"]))
         happened = REDUCERS[kind](new, action, actor, ctx)
+        # Conditions on the monsters act on their own once the fight has changed.
+        happened = monster_conditions.after_action(new, happened, ctx)
     except RuleViolation as violation:
-        raise rulebook.fill(violation, edition.id)
+        raise rulebook.fill(violation, edition.id,
+                            official_updates=bool((state.get("variants") or {}).get("official_updates")))
     return new, happened
 
 

@@ -24,10 +24,11 @@ either sex, ``equip``/``lock_table``/``set_variant`` both ways, ``help`` and
 ``sacrifice_ally`` with and without their flag. Parameters the player brings from the table
 are left open and named in ``needs``: a card (``fight``, ``add_monster``, ``enhance``,
 ``one_shot``, ``play``: checked with a plain card of the ``kind`` given; ``play`` is tried
-with an item, which goes in front of its owner, and with a curse, which may be played on
-anyone), a name (``rename``), what to sell (``sell``: checked with 1000 gold from the hand,
-one level), what to promise (``offer``: checked with one treasure), house cards (checked with
-a sample card). ``allowed(state, actor, card=spec)`` checks the card-taking types with that card
+with an item and a one-shot, which go in front of their owner, and with a curse, which may
+be played on anyone; ``one_shot`` also with each one-shot lying in front of a seat), a name
+(``rename``), what to sell (``sell``: checked with 1000 gold from the hand, one level; and
+each card of a seat showing gold as the one ``doubled``, a Halfling's), what to promise
+(``offer``: checked with one treasure), house cards (checked with a sample card). ``allowed(state, actor, card=spec)`` checks the card-taking types with that card
 instead, and lists them concretely (the card page does).
 
 ``options(state, actor)`` answers ``(allowed, refused)`` in one pass: ``refused`` lists the
@@ -74,7 +75,7 @@ CARD_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
     "add_monster": ("monster", ("monster",)),
     "enhance": ("card", ("enhancer",)),
     "one_shot": ("card", ("one-shot",)),
-    "play": ("card", ("item", "curse")),
+    "play": ("card", ("item", "one-shot", "curse")),
 }
 
 Candidate = tuple[dict, dict]  # (the params listed, extra fields the check fills in)
@@ -179,11 +180,12 @@ class _Table:
         self.fight = state.get("combat") or {}
         self.monsters = self.fight.get("monsters") or []
 
-    def cards(self) -> list[tuple[int, int]]:
-        """(player, instance) for every card in front of a seat the actor may act for."""
+    def cards(self, which: Callable[[dict], Any] | None = None) -> list[tuple[int, int]]:
+        """(player, instance) for every card in front of a seat the actor may act for (only
+        the cards ``which`` accepts, when given)."""
         mine = set(self.seats)
         return [(p["id"], e["iid"]) for p in self.state["players"] if p["id"] in mine
-                for e in p["cards"]]
+                for e in p["cards"] if which is None or which(e["card"])]
 
 
 def _for(who: str, *variants: dict) -> Callable:
@@ -208,11 +210,13 @@ def _with_card(kind: str, bases: Callable[[_Table], Iterable[dict]]) -> Callable
 
 
 def _play(t: _Table) -> list[Candidate]:
-    # An item goes in front of the player who plays it; a curse may be played on anyone.
+    # An item (or a one-shot laid on the table) goes in front of the player who plays it; a
+    # curse may be played on anyone.
     if t.card is not None:
         return [({"player": p, "card": t.card}, {}) for p in t.everyone]
     return [({"player": p, "needs": ["card"], "kind": kind}, {"card": SAMPLE_CARDS[kind]})
-            for kind, players in (("item", t.seats), ("curse", t.everyone)) for p in players]
+            for kind, players in (("item", t.seats), ("one-shot", t.seats), ("curse", t.everyone))
+            for p in players]
 
 
 def _level(t: _Table) -> list[Candidate]:
@@ -247,8 +251,12 @@ def _equip(t: _Table) -> list[Candidate]:
 
 
 def _sell(t: _Table) -> list[Candidate]:
+    # Besides the open sale, each card of a seat that shows gold is tried as the one item sold
+    # at double price (a Halfling's, once a turn), with a level's gold from the hand beside it.
     return [({"player": p, "needs": ["instances", "hand_gold"]}, {"hand_gold": SAMPLE_HAND_GOLD})
-            for p in t.seats]
+            for p in t.seats] + \
+        [({"player": p, "instances": [i], "doubled": i, "needs": ["hand_gold"]},
+          {"hand_gold": SAMPLE_HAND_GOLD}) for p, i in t.cards(lambda c: c.get("gold"))]
 
 
 def _give(t: _Table) -> list[Candidate]:
@@ -256,20 +264,47 @@ def _give(t: _Table) -> list[Candidate]:
             for p, i in t.cards() for to in t.everyone if to != p]
 
 
-def _monster_indexes(t: _Table) -> list[Candidate]:
-    return [({"monster": i}, {}) for i in range(len(t.monsters))]
+def _one_shot(t: _Table) -> list[Candidate]:
+    # A one-shot from the hand (the card the player brings), or one lying on the table.
+    from_hand = _with_card("one_shot", lambda t: ({"side": side} for side in SIDES))(t)
+    if t.card is not None:
+        return from_hand
+    return from_hand + [({"side": side, "player": p, "instance": i}, {})
+                        for p, i in t.cards(lambda c: c.get("kind") == "one-shot") for side in SIDES]
+
+
+def _computed_monsters(t: _Table) -> int:
+    # Computed monsters: the stored ones, then a Mate's copy each (as many as enhancers at
+    # most); an index past the end is simply refused.
+    return len(t.monsters) + sum(len(m.get("enhancers") or ()) for m in t.monsters)
 
 
 def _run_away(t: _Table) -> list[Candidate]:
-    # Escapes are per computed monster (a Mate's copy comes after the stored ones), so every
-    # index a Mate could make is tried; an index past the end is simply refused.
-    count = len(t.monsters) + sum(len(m.get("enhancers") or ()) for m in t.monsters)
-    return [({"player": p, "monster": i}, {}) for p in t.seats for i in range(count)]
+    return [({"player": p, "monster": i}, {}) for p in t.seats for i in range(_computed_monsters(t))]
+
+
+def _remove_monster(t: _Table) -> list[Candidate]:
+    # a monster and its Mate leave one at a time
+    return [({"monster": i}, {}) for i in range(_computed_monsters(t))]
+
+
+def _confirm_bad_stuff(t: _Table) -> list[Candidate]:
+    return [({"player": p["id"], "pending": note["id"]}, {}) for p in t.state["players"]
+            if p["id"] in t.seats for note in p.get("pending_bad_stuff") or ()]
 
 
 def _offer(t: _Table) -> list[Candidate]:
     return [({"to": p, "needs": ["treasures", "items", "pick_first"]}, {"treasures": SAMPLE_TREASURES})
             for p in t.everyone]
+
+
+def _use_power(t: _Table) -> list[Candidate]:
+    # The powers each seat's race and class cards give (engine/powers.py lists them), at the
+    # other players, items and monsters they may name; a Mate's copy is a monster to run from.
+    from .powers import candidates
+
+    count = len(t.monsters) + sum(len(m.get("enhancers") or ()) for m in t.monsters)
+    return [c for p in t.seats for c in candidates(t.state, p, monsters=count)]
 
 
 def _add_house_card(t: _Table) -> list[Candidate]:
@@ -303,18 +338,21 @@ _BUILDERS: dict[str, Callable[[_Table], list[Candidate]]] = {
     "fight": _with_card("fight", lambda t: ({"player": p} for p in t.seats)),
     "add_monster": _with_card("add_monster", lambda t: ({},)),
     "enhance": _with_card("enhance", lambda t: ({"monster": i} for i in range(len(t.monsters)))),
-    "remove_monster": _monster_indexes,
-    "one_shot": _with_card("one_shot", lambda t: ({"side": side} for side in SIDES)),
+    "remove_monster": _remove_monster,
+    "one_shot": _one_shot,
     "help": _for("seats", {}, {"forced": True}),
     "stop_helping": _no_params,
     "resolve": _no_params,
     "run_away": _run_away,
     "sacrifice_ally": _for("seats", {}, {"helper_too": True}),
     "close_fight": _no_params,
+    "confirm_bad_stuff": _confirm_bad_stuff,
     # help and bribes
     "offer": _offer,
     "accept_offer": _for("seats"),
     "decline_offer": _for("seats"),
+    # race and class powers
+    "use_power": _use_power,
     # house cards
     "add_house_card": _add_house_card,
     "import_house_cards": _import_house_cards,

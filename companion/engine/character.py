@@ -94,11 +94,23 @@ def has_super_munchkin(player: Player) -> bool:
     return bool(cards_of(player, "super-munchkin"))
 
 
+def half_human(player: Player, edition: Edition) -> bool:
+    """Classic: Half-Breed on a single race makes the player half that race and half human,
+    so effects and conditions on Humans apply too. The later rulebooks instead let the lone
+    race shed its drawbacks (``lone_card_sheds_drawbacks``) and have no half-human rule."""
+    return (edition.half_breed and not edition.lone_card_sheds_drawbacks
+            and edition.default_race is not None and has_half_breed(player)
+            and len(race_cards(player)) == 1)
+
+
 def races(player: Player, edition: Edition) -> list[str]:
-    """Race slugs; a player with no race card is the edition's default race (human), if any."""
+    """Race slugs; a player with no race card is the edition's default race (human), if any,
+    and a classic Half-Breed with one race card is that race and human (``half_human``)."""
     found = [card_slug(c) for c in race_cards(player)]
     if not found and edition.default_race:
         return [edition.default_race]
+    if half_human(player, edition) and edition.default_race not in found:
+        return found + [edition.default_race]
     return found
 
 
@@ -183,16 +195,21 @@ def item_rows(player: Player, edition: Edition) -> list[dict]:
     """Every item in front of the player with whether it counts now and, if not, why.
 
     An equipped item counts when its user restriction holds and its slot still has room;
-    the slot check only matters for a state the equip check would have refused.
+    the slot check only matters for a state the equip check would have refused. Big items
+    past what the player may carry (a Dwarf who stopped being one) count for nothing until
+    the extras are sold or given away: equipped ones are kept first, then in the order played.
     """
     rows = []
     used = {s: 0 for s in SINGLE_SLOTS}
     hands = 0
+    over_big = _big_items_over(player, edition)
     for entry in cards_of(player, "item"):
         card = entry["card"]
         slot = card.get("slot") or "other"
         why = None
-        if not entry.get("equipped"):
+        if entry["iid"] in over_big:
+            why = over_big[entry["iid"]]
+        elif not entry.get("equipped"):
             why = said(N_("carried, not equipped"))
         else:
             why = usable(card, player, edition)
@@ -208,13 +225,49 @@ def item_rows(player: Player, edition: Edition) -> list[dict]:
                     else:
                         hands += HAND_SLOTS[slot]
         rows.append({
-            "iid": entry["iid"], "name": card.get("name", "?"), "slot": slot,
+            "iid": entry["iid"], "name": card.get("name", "?"), "kind": "item", "slot": slot,
             "big": bool(card.get("big")), "bonus": card.get("bonus") or 0,
             "gold": card.get("gold"), "gold_known": "gold" in card,  # null gold is No Value
-            "equipped": bool(entry.get("equipped")),
+            "equipped": bool(entry.get("equipped")), "over_big_limit": entry["iid"] in over_big,
             "counts": why is None, "why_not": why, "card": card,
         })
     return rows
+
+
+def one_shot_rows(player: Player) -> list[dict]:
+    """One-shots laid on the table in front of the player (Tails, One-Shot Treasures: played
+    from the hand or from the table): carried, never counting on the sheet, sellable when
+    they show a gold value. The same row shape as ``item_rows``."""
+    rows = []
+    for entry in cards_of(player, "one-shot"):
+        card = entry["card"]
+        rows.append({
+            "iid": entry["iid"], "name": card.get("name", "?"), "kind": "one-shot",
+            "slot": "other", "big": False, "bonus": card.get("bonus") or 0,
+            "gold": card.get("gold"), "gold_known": "gold" in card,
+            "equipped": False, "over_big_limit": False, "counts": False,
+            "why_not": said(N_("a one-shot: it counts only when played into a fight")),
+            "card": card,
+        })
+    return rows
+
+
+def _big_items_over(player: Player, edition: Edition) -> dict[Any, dict]:
+    """The Big items past the player's limit (iid -> why it does not count). Classic, Items:
+    someone who stops being a Dwarf keeps one Big item and must get rid of the rest at once
+    (sell them on their own turn, else give them to the lowest-level player who can carry them).
+    """
+    big = [e for e in cards_of(player, "item") if e["card"].get("big")]
+    allowance = _big_allowance(player, edition)
+    if len(big) <= allowance:
+        return {}
+    kept = {e["iid"] for e in sorted(big, key=lambda e: not e.get("equipped"))[:allowance]}
+    why = said_plural("%(name)s may carry only %(n)s Big item: sell this one on your turn or "
+                      "give it to the lowest-level player who can carry it",
+                      "%(name)s may carry only %(n)s Big items: sell this one on your turn or "
+                      "give it to the lowest-level player who can carry it",
+                      allowance, name=player_name(player))
+    return {e["iid"]: why for e in big if e["iid"] not in kept}
 
 
 def empty_hands(player: Player, edition: Edition) -> int:
@@ -243,6 +296,21 @@ def active_effects(player: Player, edition: Edition) -> list[Effect]:
     (``plain: true``), so a caller adds strength from one list. Drawbacks of a lone race with
     Half-Breed or a lone class with Super Munchkin are left out where the edition says so.
     """
+    out = _character_effects(player, edition)
+    for row in item_rows(player, edition):
+        if not row["counts"]:
+            continue
+        card = row["card"]
+        if card.get("bonus"):
+            out.append(_tagged({"stat": "strength", "value": card["bonus"]}, card,
+                               row["iid"], plain=True))
+        for eff in card.get("effects") or []:
+            out.append(_tagged(eff, card, row["iid"]))
+    return out
+
+
+def _character_effects(player: Player, edition: Edition) -> list[Effect]:
+    """The effects of the race, class, ally and staying curse cards (items left out)."""
     out: list[Effect] = []
     shed = {("race", free_race(player, edition)), ("class", free_class(player, edition))}
     for entry in player.get("cards", []):
@@ -259,15 +327,6 @@ def active_effects(player: Player, edition: Edition) -> list[Effect]:
             if eff.get("drawback") and (kind, card_slug(card)) in shed:
                 continue
             out.append(_tagged(eff, card, entry["iid"]))
-    for row in item_rows(player, edition):
-        if not row["counts"]:
-            continue
-        card = row["card"]
-        if card.get("bonus"):
-            out.append(_tagged({"stat": "strength", "value": card["bonus"]}, card,
-                               row["iid"], plain=True))
-        for eff in card.get("effects") or []:
-            out.append(_tagged(eff, card, row["iid"]))
     return out
 
 
@@ -336,9 +395,16 @@ def hand_limit(player: Player, edition: Edition) -> int:
 def big_allowed(player: Player, edition: Edition) -> int:
     """How many Big items the player may carry: one unless an effect allows more (and any
     number in editions whose rulebook sets no limit)."""
+    return _big_allowance(player, edition)
+
+
+def _big_allowance(player: Player, edition: Edition) -> int:
+    # From the race, class, ally and curse cards only: which items count depends on it, so
+    # an item cannot raise it (no card in the catalogs does).
     if not edition.big_item_limit:
         return 99
-    return max([1, *_stat_values(player, edition, "big_items")])
+    return max([1, *(effect_value(e, player, edition) for e in _character_effects(player, edition)
+                     if e.get("stat") == "big_items" and meets(e.get("if"), player, edition))])
 
 
 # ---------------------------------------------------------------- the sheet
@@ -364,12 +430,13 @@ def sheet(player: Player, edition: Edition) -> dict:
         "classes": classes(player, edition),
         "half_breed": has_half_breed(player),
         "super_munchkin": has_super_munchkin(player),
-        "items": [{k: v for k, v in r.items() if k != "card"} for r in rows],
+        "items": [{k: v for k, v in r.items() if k != "card"} for r in rows + one_shot_rows(player)],
         "gear_bonus": gear,
         "combat_strength": (player.get("level") or 1) + gear + total("strength", False),
         "hand_limit": hand_limit(player, edition),
         "big_allowed": big_allowed(player, edition),
         "big_carried": sum(1 for r in rows if r["big"]),
+        "big_over": sum(1 for r in rows if r["over_big_limit"]),
         "run_away": sum(effect_value(e, player, edition) for e in steady
                         if e.get("stat") == "run_away"),
         "wins_ties": any(e.get("stat") == "wins_ties" and e.get("value", True) for e in steady),
@@ -379,6 +446,29 @@ def sheet(player: Player, edition: Edition) -> dict:
                     "duration": e["card"].get("duration", "lasting")}
                    for e in cards_of(player, "curse")],
         "empty_hands": empty_hands(player, edition),
+        "death": death_view(player, edition),
+    }
+
+
+def death_view(player: Player, edition: Edition) -> dict | None:
+    """What a dead player's sheet says (None while alive): that they are dead, what the rules
+    refuse them until their new character appears, each with the rule id the engine refuses
+    with, and what they draw on their next turn. (Oz, Tails: Death.)"""
+    if not player.get("dead"):
+        return None
+    return {
+        "dead": True,
+        "text": said(N_("%(name)s is dead: a new character appears when the next player's "
+                        "turn begins."), name=player_name(player)),
+        "may_not": [
+            {"rule": "dead-no-cards",
+             "text": said(N_("receive cards: none played in front of them, no gifts, no Charity"))},
+            {"rule": "dead-no-cards", "text": said(N_("go up a level or win the game"))},
+            {"rule": "dead-cannot-help", "text": said(N_("fight or help in a fight"))},
+        ],
+        "next_turn": said_plural("on their next turn they draw %(n)s card from each deck",
+                                 "on their next turn they draw %(n)s cards from each deck",
+                                 edition.dead_redraw),
     }
 
 

@@ -42,7 +42,12 @@ def _edition(edition: Edition | str) -> Edition:
 
 
 def _entries(monsters: list[dict]) -> list[dict]:
-    """Stored monsters, then one copy per Mate with every other enhancer on the monster."""
+    """Stored monsters, then one copy per Mate with every other enhancer on the monster.
+
+    A monster and its Mate leave the fight one at a time (classic, Combat: one can be
+    eliminated and the other still fought): the stored ``gone`` is the monster's own, and
+    ``mates_gone`` holds one flag per Mate on it, in the order they were played.
+    """
     out = []
     for i, m in enumerate(monsters):
         out.append({"card": m["card"], "enhancers": list(m.get("enhancers") or []),
@@ -50,8 +55,10 @@ def _entries(monsters: list[dict]) -> list[dict]:
     for i, m in enumerate(monsters):
         enh = list(m.get("enhancers") or [])
         plain = [e for e in enh if not e.get("mate")]
-        for _mate in (e for e in enh if e.get("mate")):
-            out.append({"card": m["card"], "enhancers": plain, "gone": bool(m.get("gone")),
+        mates_gone = list(m.get("mates_gone") or [])
+        for k, _mate in enumerate(e for e in enh if e.get("mate")):
+            out.append({"card": m["card"], "enhancers": plain,
+                        "gone": k < len(mates_gone) and bool(mates_gone[k]),
                         "mate": True, "source": i})
     return out
 
@@ -138,9 +145,24 @@ def _describe(source: str | dict, effect: dict, times: int | None = None) -> str
 # ---------------------------------------------------------------- the players' side
 
 
+def _shot_lines(card: Card, player: Player | None, edition: Edition, roles: set[str],
+                tags: set[str], effect: dict | None = None) -> list[dict]:
+    """Breakdown lines of a players' one-shot: its plain bonus (``player`` None), or one of
+    its effects when ``player`` meets it (nothing when they do not)."""
+    if player is None:
+        return ([{"source": _name(card, "one-shot"), "value": card["bonus"]}]
+                if card.get("bonus") else [])
+    if effect.get("stat") != "strength" or not ch.meets(
+            effect.get("if"), player, edition, roles=roles, tags=tags):
+        return []
+    return [{"source": _describe(_name(card, "one-shot"), effect),
+             "value": ch.effect_value(effect, player, edition)}]
+
+
 def _player_side(player: Player, edition: Edition, roles: set[str], tags: set[str],
-                 level_only: bool, shots: list[dict]) -> tuple[int, list[dict], bool]:
-    """A player's combat strength in this fight, its breakdown, and whether it wins ties."""
+                 level_only: bool, shot_lines: list[dict]) -> tuple[int, list[dict], bool]:
+    """A player's combat strength in this fight, its breakdown (one-shot lines last), and
+    whether it wins ties."""
     lines = [{"source": said(N_("Level")), "value": player.get("level") or 1}]
     ties = False
     for eff in ch.active_effects(player, edition):
@@ -157,15 +179,7 @@ def _player_side(player: Player, edition: Edition, roles: set[str], tags: set[st
                       "value": ch.effect_value(eff, player, edition)})
     if player.get("gear_adjust") and not level_only:
         lines.append({"source": said(N_("Gear")), "value": player["gear_adjust"]})
-    for shot in shots:
-        card = shot["card"]
-        if card.get("bonus"):
-            lines.append({"source": _name(card, "one-shot"), "value": card["bonus"]})
-        for eff in card.get("effects") or []:
-            if eff.get("stat") == "strength" and ch.meets(
-                    eff.get("if"), player, edition, roles=roles, tags=tags):
-                lines.append({"source": _describe(_name(card, "one-shot"), eff),
-                              "value": ch.effect_value(eff, player, edition)})
+    lines += shot_lines
     return sum(line["value"] for line in lines), lines, ties
 
 
@@ -183,8 +197,8 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
             variants: dict | None = None, stage: str = "fighting",
             escapes: Iterable[dict] = ()) -> dict:
     """The public combat object for this fight (see the module docstring)."""
-    ed = _edition(edition)
     variants = variants or {}
+    ed = editions.in_play(_edition(edition), variants)
     entries = _entries(monsters)
     alive = [e for e in entries if not e["gone"]]
     fighter_id = fighter.get("id", "fighter")
@@ -208,22 +222,32 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
     # A players' one-shot counts in the column of whom it is for: the calculator says so
     # (``for``); at a table it is whoever played it (``by``), so a helper's own potion is
     # judged against the helper (an "if Elf" bonus), anyone else's against the fighter.
-    shots_for = {"fighter": [], "helper": []}
+    # A bonus only some players get (Yuppie Water: Elves only) counts once, for the player it
+    # was played for if they qualify, else for the other player on the side who does.
+    shot_lines = {"fighter": [], "helper": []}
     monster_shots = []
+    side = [("fighter", fighter, fighter_roles)] + (
+        [("helper", helper, {"helping"})] if helper_counts else [])
     for shot in one_shots:
         target = shot.get("for", shot.get("by"))
         if shot.get("side") == "monsters":
             monster_shots.append(shot)
-        elif helper_counts and target is not None and target == helper_id:
-            shots_for["helper"].append(shot)
-        else:
-            shots_for["fighter"].append(shot)
+            continue
+        first = "helper" if helper_counts and target is not None and target == helper_id else "fighter"
+        ordered = sorted(side, key=lambda s: s[0] != first)
+        shot_lines[first] += _shot_lines(shot["card"], None, ed, set(), fight_tags)
+        for eff in shot["card"].get("effects") or []:
+            for column, who, roles in ordered:
+                lines = _shot_lines(shot["card"], who, ed, roles, fight_tags, effect=eff)
+                if lines:
+                    shot_lines[column] += lines
+                    break
     f_total, f_lines, f_ties = _player_side(fighter, ed, fighter_roles, fight_tags, level_only,
-                                            shots_for["fighter"])
+                                            shot_lines["fighter"])
     h_total, h_lines, h_ties = 0, [], False
     if helper_counts:
         h_total, h_lines, h_ties = _player_side(helper, ed, {"helping"}, fight_tags,
-                                                level_only, shots_for["helper"])
+                                                level_only, shot_lines["helper"])
     wins_ties = f_ties or h_ties
 
     # monsters' side
@@ -258,14 +282,22 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
                 bonuses.append({"source": _name(shot["card"], "one-shot"),
                                 "value": shot["card"]["bonus"]})
         level = card.get("level") or 0
-        m_treasures = ((card.get("treasures") or 0) + extra_treasures
-                       + sum(e.get("treasures") or 0 for e in entry["enhancers"]))
+        strength = level + sum(b["value"] for b in bonuses)
+        if ed.monsters_never_below_level_one and strength < 1:
+            bonuses.append({"source": said(N_("no card takes a monster below level 1")),
+                            "value": 1 - strength})
+            strength = 1
+        # An enhancer that takes treasures away (Baby) leaves a monster that had some with one.
+        printed = card.get("treasures") or 0
+        # The monster's own conditions (Lawyers give a Thief none) are not enhancers.
+        m_treasures = max(min(1, printed), printed
+                          + sum(e.get("treasures") or 0 for e in entry["enhancers"])) + extra_treasures
         m_levels = 0 if entry["gone"] else card.get("levels", 1) + extra_levels
         treasures += max(0, m_treasures)
         fighter_levels += m_levels
         out_monsters.append({
             "index": pos, "source": entry["source"], "name": _name(card, "monster"),
-            "level": level, "strength": level + sum(b["value"] for b in bonuses),
+            "level": level, "strength": strength,
             "treasures": max(0, m_treasures), "levels": m_levels, "tags": _tags(entry),
             "mate": entry["mate"], "mate_of": entry["source"] if entry["mate"] else None,
             "gone": entry["gone"], "bonuses": bonuses,
@@ -275,6 +307,11 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
                   if not isinstance(s.get("monster"), int) or not 0 <= s["monster"] < len(entries)]
     monsters_strength = (sum(m["strength"] for m in out_monsters if not m["gone"])
                          + sum(line["value"] for line in side_lines))
+    if ed.monsters_never_below_level_one and alive and monsters_strength < len(alive):
+        # a card played on the monsters' side as a whole may not take them below level 1 each
+        side_lines.append({"source": said(N_("no card takes a monster below level 1")),
+                           "value": len(alive) - monsters_strength})
+        monsters_strength = len(alive)
     players_strength = f_total + h_total
 
     if not alive:
@@ -305,13 +342,34 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
                     "helper_levels": helper_levels, "shared_victory": shared},
         "stage": stage,
         "escape": _escape(ed, entries, fighter, helper if helper_counts else None,
-                          fighter_id, helper_id, helper_counts, escapes),
+                          fighter_id, helper_id, helper_counts, escapes, one_shots),
     }
+
+
+# What a decided fight keeps showing: the numbers it was decided on, not numbers recomputed
+# after the win moved the levels (the result's words name the same numbers).
+DECIDED = ("fighter_strength", "helper_strength", "players_strength", "monsters_strength",
+           "winning", "needed", "breakdown", "monsters", "rewards")
+
+
+def decided(view: dict, *, won: bool) -> dict:
+    """The part of a computed fight to keep when it is decided (stored with the fight). A
+    lost fight keeps its sums only: its monsters are still run from, one by one."""
+    keys = DECIDED if won else [k for k in DECIDED if k not in ("monsters", "rewards")]
+    return {key: view[key] for key in keys}
+
+
+def as_decided(view: dict, kept: dict | None) -> dict:
+    """``view`` showing the numbers a fight was decided on, when it has been (``kept`` is
+    what ``decided`` returned then); running away still reads the live escape rows."""
+    if kept:
+        view.update({key: kept[key] for key in DECIDED if key in kept})
+    return view
 
 
 def _escape(ed: Edition, entries: list[dict], fighter: Player, helper: Player | None,
             fighter_id: Any, helper_id: Any, helper_counts: bool,
-            escapes: Iterable[dict]) -> list[dict]:
+            escapes: Iterable[dict], one_shots: Iterable[dict] = ()) -> list[dict]:
     """The roll each player in the fight needs against each monster still in it."""
     recorded = {(r.get("player"), r.get("monster")): r for r in escapes}
     runners = [(fighter, fighter_id, {"fighting"} | ({"helped"} if helper_counts else set()))]
@@ -325,7 +383,12 @@ def _escape(ed: Edition, entries: list[dict], fighter: Player, helper: Player | 
         for player, pid, roles in runners:
             mod = sum(ch.effect_value(e, player, ed)
                       for e in _holder_effects(player, ed, "run_away", roles, tags))
+            # A power used for one roll (the Wizard's Flight Spell, reducers/powers.py).
+            mod += sum(e.get("value", 0) for s in one_shots
+                       if s.get("power") and s.get("for") == pid and s.get("monster") == pos
+                       for e in s["card"].get("effects") or () if e.get("stat") == "run_away")
             auto = bool(_holder_effects(player, ed, "auto_escape", roles, tags))
+            not_pursued = blocked = False  # monster conditions (monster_conditions.py)
             for _src, eff in _monster_effects(entry):
                 if not _monster_meets(eff, entry, [player], ed):
                     continue
@@ -333,9 +396,15 @@ def _escape(ed: Edition, entries: list[dict], fighter: Player, helper: Player | 
                     mod += eff.get("value", 0)
                 elif eff.get("stat") == "auto_escape" and eff.get("value", True):
                     auto = True
-            needs = 1 if auto else min(DIE + 1, max(1, ESCAPE_ON - mod))
+                elif eff.get("stat") == "no_pursuit" and (player.get("level") or 1) <= eff.get("value", 0):
+                    auto = not_pursued = True
+                elif eff.get("stat") == "no_escape" and eff.get("value", True):
+                    blocked = True
+            needs = 1 if auto else (DIE + 1 if blocked else min(DIE + 1, max(1, ESCAPE_ON - mod)))
             row = {"player": pid, "monster": pos, "needs": needs,
                    "chance": round(max(0, DIE + 1 - needs) / DIE, 3), "auto": auto}
+            if not_pursued:
+                row["not_pursued"] = True
             rec = recorded.get((pid, pos))
             if rec is not None:
                 row["roll"] = rec.get("roll")

@@ -141,6 +141,8 @@ def next_turn(state: dict) -> int | None:
 
 def begin_turn(state: dict, pid: int) -> None:
     state["turn"] = pid
+    # Turns are counted so that "once per turn" rules can tell one turn from the next.
+    state["turn_count"] = state.get("turn_count", 0) + 1
     # A dead player's new character appears when the next player's turn begins.
     for player in state["players"]:
         player["dead"] = False

@@ -6,6 +6,7 @@ rules that bind: one helper, the living only, what may be promised, and the ledg
 
 from __future__ import annotations
 
+from . import editions
 from .editions import Edition
 from .errors import BadAction, RuleViolation
 from .words import N_, said, said_plural
@@ -28,10 +29,34 @@ def check_join(state: dict, fight: dict, player: dict, edition: Edition) -> None
         raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=helper["name"])
 
 
-def check_leave(state: dict, fight: dict, helper: dict, edition: Edition) -> None:
-    """A helper forced in by a card may back out (Tails); a volunteer stays to the end."""
+def forced_rule(edition: Edition) -> str:
+    """The rule that keeps forced help out of a fight for the win: printed in Tails, and the
+    official update for a table of another edition that chose it (the ruling's official part
+    gives that answer and its source)."""
+    return "forced-helper-may-leave"
+
+
+def check_forced(state: dict, fight: dict, player: dict, edition: Edition, for_the_win: bool) -> None:
+    """A card that makes someone help does not work in a fight for the win, where the rules
+    say so (Tails, Asking For Help; every edition under the official updates). ``edition``
+    is the rules in play (``editions.in_play``)."""
+    if for_the_win and edition.forced_help_never_wins:
+        fighter = next(p for p in state["players"] if p["id"] == fight["fighter"])
+        raise RuleViolation(forced_rule(edition),
+                            N_("this fight would give %(fighter)s the winning level, so %(name)s "
+                               "cannot be made to help"), fighter=fighter["name"], name=player["name"])
+
+
+def check_leave(state: dict, fight: dict, helper: dict, edition: Edition, for_the_win: bool) -> None:
+    """A volunteer stays to the end. A helper forced in by a card may back out once the fight
+    has become one for the win, and only then, where forced help does not count in such a
+    fight (Tails, Asking For Help); ``edition`` is the rules in play."""
     if fight.get("helper_forced") and edition.forced_help_never_wins:
-        return
+        if for_the_win:
+            return
+        raise RuleViolation(forced_rule(edition),
+                            N_("%(name)s was made to help and may back out only once the fight "
+                               "would give the winning level"), name=helper["name"])
     raise RuleViolation("voluntary-helper-stays", N_("%(name)s agreed to help"), name=helper["name"])
 
 

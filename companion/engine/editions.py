@@ -7,7 +7,7 @@ sentences and section citations. A table mixing sets picks the edition whose rul
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .words import N_
 
@@ -28,6 +28,11 @@ class Edition:
     dead_redraw: int = 4  # cards drawn from each deck on the turn after death
     elf_helper_levels: bool = False  # classic: an Elf helper gains a level per monster slain
     forced_help_never_wins: bool = False  # tails: forced help never counts in a winning fight
+    # russia, tails: once the last monster has left (charmed, sent away) the fight is over
+    fight_ends_without_monsters: bool = False
+    # classic: no card takes a monster below level 1 (When To Play Cards); the newer rulebooks
+    # let a monster's combat strength fall below 1
+    monsters_never_below_level_one: bool = False
     charity_oligarchs_first: bool = False  # russia: each Oligarch takes one card of the excess
     grouping_tags: tuple[str, ...] = ()  # monster groups the rulebook names
     variants: tuple[str, ...] = ("listen_at_the_door", "shared_victory")
@@ -63,6 +68,7 @@ EDITIONS: dict[str, Edition] = {
             half_breed=True, super_munchkin=True, dead_redraw=2, elf_helper_levels=True,
             variants=("faster_play",), lone_card_sheds_drawbacks=False,
             super_munchkin_lost_with_either_class=True,
+            monsters_never_below_level_one=True,
             notes=("older text: a dead player draws two from each deck",),
         ),
         Edition(
@@ -82,12 +88,14 @@ EDITIONS: dict[str, Edition] = {
             races=(), classes=("cossack", "oligarch", "athlete", "hacker"),
             half_breed=False, super_munchkin=True, charity_oligarchs_first=True,
             grouping_tags=("babushka", "wolf", "undead", "dragon"), default_race=None,
+            fight_ends_without_monsters=True,
         ),
         Edition(
             id="tails", big_item_limit=False, name=N_("Munchkin Tails"), rulebook="Munchkin Tails",
             races=("human", "dog", "fox", "mouse", "pony"),
             classes=("warrior", "wizard", "thief", "cleric"),
             half_breed=True, super_munchkin=True, forced_help_never_wins=True,
+            fight_ends_without_monsters=True,
             # its faster-play section is exactly these two
             variants=("listen_at_the_door", "shared_victory"),
         ),
@@ -97,3 +105,19 @@ EDITIONS: dict[str, Edition] = {
 
 def get(edition_id: str) -> Edition:
     return EDITIONS[edition_id]
+
+
+# The publisher's later rulings that change a printed rule, for a table that chose them
+# (variant ``official_updates``): Steve Jackson Games' 2018 rules update ends a fight as soon as
+# its last monster is gone and lets nobody be made to help in a fight for the win, in every
+# edition (the rulings: companion/rulebase/rulings/official.json).
+OFFICIAL_UPDATES = {"fight_ends_without_monsters": True, "forced_help_never_wins": True}
+
+
+def in_play(edition: Edition, variants: dict | None) -> Edition:
+    """The rules a table follows: its edition's printed rules, with the official updates
+    laid over them when the table chose ``official_updates``."""
+    if not (variants or {}).get("official_updates"):
+        return edition
+    return replace(edition, **OFFICIAL_UPDATES)
+

@@ -66,6 +66,7 @@ class RuleViolation(EngineError):
         self.message: str | None = None
         self.citation: str | None = None
         self.edition: str | None = None
+        self.official_updates = False  # the table follows the official rulings (rulebook.fill)
         super().__init__(f"{rule}: {self.detail or ''}")
 
     @property

@@ -11,10 +11,13 @@ from companion import rulebase
 from .errors import RuleViolation
 
 
-def fill(violation: RuleViolation, edition_id: str) -> RuleViolation:
-    """Give a violation its message and citation for ``edition_id`` (in place)."""
-    answer, citation = rulebase.explain(violation.rule, edition_id)
+def fill(violation: RuleViolation, edition_id: str, official_updates: bool = False) -> RuleViolation:
+    """Give a violation its message and citation for ``edition_id`` (in place): the printed
+    rule's, or where the table follows the official rulings and the ruling has an official
+    part for this edition, that part's answer and source."""
+    answer, citation = rulebase.explain(violation.rule, edition_id, official_updates=official_updates)
     violation.message = f"{answer} ({violation.detail})" if violation.detail else answer
     violation.citation = citation
     violation.edition = edition_id
+    violation.official_updates = official_updates
     return violation

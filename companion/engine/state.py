@@ -10,7 +10,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from . import character, combat, editions, help as helping, rulebook, sheet as sheet_rules
+from . import character, combat, editions, help as helping, powers, rulebook, sheet as sheet_rules
 from .errors import BadAction, RuleViolation
 from .vocab import SEXES
 from .words import N_, said, said_plural
@@ -184,6 +184,7 @@ def combat_view(state: dict, *, helpers: bool = True) -> dict | None:
         variants=state.get("variants") or {}, stage=stored["stage"],
         escapes=stored.get("escapes", ()),
     )
+    view = combat.as_decided(view, stored.get("decided"))
     if not helpers:
         return view
     others = [p for p in state["players"] if p["id"] != fighter["id"]]
@@ -213,6 +214,10 @@ def public_state(state: dict) -> dict:
     for player in state["players"]:
         view = dict(player)
         view.update(character.sheet(player, edition))
+        # A Halfling's sale may still mark one item doubled this turn (classic, Items).
+        view["double_sale"] = sheet_rules.double_sale_open(state, player, edition)
+        # Items a curse takes where the victim has to pick which (classic, Curses).
+        view["pending_losses"] = sheet_rules.pending_losses_view(player)
         if player["id"] == state["turn"]:
             # Shown on the End turn button, so the player sees Charity before committing.
             view["charity_preview"] = sheet_rules.charity(state, player, edition)["text"] or None
@@ -220,6 +225,7 @@ def public_state(state: dict) -> dict:
     out["players"] = players
     out["combat"] = combat_view(state)
     out["edition_name"] = said(edition.name)  # the web layer says it in the reader's language
+    out["powers"] = powers.public(edition.id)  # names and summaries of the race and class powers
     # What the edition has, so pages offer only what its rules allow.
     out["features"] = {"allies": edition.allies, "races": bool(edition.races),
                        "half_breed": edition.half_breed, "super_munchkin": edition.super_munchkin,

@@ -42,8 +42,8 @@ KINDS: tuple[str, ...] = get_args(CardKind)
 Slot = Literal["headgear", "armor", "footgear", "1-hand", "2-hands", "other"]
 SLOTS: tuple[str, ...] = get_args(Slot)
 
-# What a curse can take: an item of a slot, a Big item, or any item.
-LoseSlot = Literal[Slot, "big", "any"]
+# What a curse can take: an item of a slot, a Big item, a small (not Big) item, or any item.
+LoseSlot = Literal[Slot, "big", "small", "any"]
 LOSE_SLOTS: tuple[str, ...] = get_args(LoseSlot)
 
 CurseDuration = Literal["once", "next_fight", "lasting"]
@@ -54,10 +54,13 @@ DURATIONS: tuple[str, ...] = get_args(CurseDuration)
 Stat = Literal[
     "strength", "run_away", "hand_limit", "big_items", "wins_ties", "helper_levels",
     "level_only", "auto_escape", "treasures", "levels",
+    # monster conditions (docs/ENGINE.md "Monster conditions")
+    "no_pursuit", "chase_away", "no_escape",
 ]
 STATS: tuple[str, ...] = get_args(Stat)
 
-FlagStat = Literal["wins_ties", "helper_levels", "level_only", "auto_escape"]
+FlagStat = Literal["wins_ties", "helper_levels", "level_only", "auto_escape", "chase_away",
+                   "no_escape"]
 FLAG_STATS: frozenset[str] = frozenset(get_args(FlagStat))
 
 Role = Literal["fighting", "helping", "helped"]
@@ -65,6 +68,20 @@ ROLES: tuple[str, ...] = get_args(Role)
 
 Per = Literal["empty_hand"]
 PERS: tuple[str, ...] = get_args(Per)
+
+# --- Bad Stuff (docs/ENGINE.md "Bad Stuff") ------------------------------------------------
+
+# One step of a monster's Bad Stuff, as the engine carries it out on a caught player.
+BadStuffDo = Literal[
+    "lose_levels", "roll_levels", "level_to_lowest", "lose_items", "lose_race", "lose_class",
+    "lose_hand", "death", "manual",
+]
+BAD_STUFF_DOS: tuple[str, ...] = get_args(BadStuffDo)
+
+# Which items a ``lose_items`` step takes: the equipped ones of a slot, every Big one, every
+# item, or the one that gives the most.
+LoseWhich = Literal[Slot, "big", "all", "best"]
+LOSE_WHICH: tuple[str, ...] = get_args(LoseWhich)
 
 # --- levels and fights ---------------------------------------------------------------------
 
@@ -83,6 +100,7 @@ STAGES: tuple[str, ...] = get_args(Stage)
 LIVE_STAGES: tuple[str, ...] = ("fighting", "running")
 
 __all__ = [
+    "BAD_STUFF_DOS", "BadStuffDo", "LOSE_WHICH", "LoseWhich",
     "CardKind", "CardSet", "CurseDuration", "DURATIONS", "EDITION_IDS", "EditionId", "FLAG_STATS",
     "FlagStat", "KINDS", "LEVEL_SOURCES", "LIVE_STAGES", "LOSE_SLOTS", "LevelSource", "LoseSlot",
     "PERS", "Per", "ROLES", "Role", "SETS", "SEXES", "SIDES", "SLOTS", "STAGES", "STATS", "Sex",

@@ -42,7 +42,8 @@ def refusal_parts(exc: EngineError) -> dict:
         return {"answer": "", "answer_lang": lang(), "detail": detail}
     answer, answer_lang = exc.message or exc.rule, "en"
     if exc.edition:
-        answer, _citation = rulebase.explain(exc.rule, exc.edition, lang=lang())
+        answer, _citation = rulebase.explain(exc.rule, exc.edition, lang=lang(),
+                                             official_updates=exc.official_updates)
         want = rulebase.normalize_lang(lang())
         answer_lang = "en" if exc.rule in rulebase.missing_translations(want) else want
     return {"answer": answer, "answer_lang": answer_lang,

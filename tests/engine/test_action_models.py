@@ -54,6 +54,7 @@ VALID = {
     "run_away": {"type": "run_away", "player": 1, "monster": 0, "roll": 5},
     "sacrifice_ally": {"type": "sacrifice_ally", "player": 1, "helper_too": True},
     "close_fight": {"type": "close_fight"},
+    "confirm_bad_stuff": {"type": "confirm_bad_stuff", "player": 1, "pending": 7},
     "offer": {"type": "offer", "to": 2, "treasures": 1, "pick_first": True, "items": [4]},
     "accept_offer": {"type": "accept_offer", "player": 2},
     "decline_offer": {"type": "decline_offer", "player": 2},
@@ -63,6 +64,7 @@ VALID = {
         {"kind": "curse", "name": "Rain", "lose_levels": 1},
         {"kind": "item", "name": "Umbrella", "bonus": 1, "effects": [
             {"stat": "strength", "value": 2, "if": {"class": "wizard"}}]}]},
+    "use_power": {"type": "use_power", "player": 1, "power": "wizard-flight", "from_hand": 2, "monster": 0, "roll": 3},
 }
 
 

@@ -175,10 +175,11 @@ def test_selling_only_on_your_turn_outside_a_fight_and_never_to_level_ten():
     assert g.refused("Bob", type="sell", player=bob, instances=[g.iid("Bob", "Gem")]).rule == "sell-not-in-combat"
 
 
-def test_no_value_items_cannot_be_sold():
-    g = Game("classic")
+def test_no_value_items_count_as_zero_gold():
+    # Oz, Selling Items for Levels: alone a No Value item buys nothing (no change is given).
+    g = Game("oz")
     g("Ann", type="play", player=g.ids["Ann"], card=item("Junk", 1, gold=None))
-    assert g.refused("Ann", type="sell", player=g.ids["Ann"], instances=[g.iid("Ann", "Junk")]).rule == "sell-no-value"
+    assert g.refused("Ann", type="sell", player=g.ids["Ann"], instances=[g.iid("Ann", "Junk")]).rule == "sell-no-change"
 
 
 # --- curses and death ----------------------------------------------------------------------
@@ -343,10 +344,13 @@ def test_only_one_helper_and_a_volunteer_may_not_back_out():
     assert g.refused("Bob", type="stop_helping").rule == "voluntary-helper-stays"
 
 
-def test_a_forced_helper_may_back_out_in_tails():
+def test_a_forced_helper_may_back_out_in_tails_once_the_fight_is_for_the_win():
     g = Game("tails")
+    g("Ann", type="level", player=g.ids["Ann"], delta=7)
     g("Ann", type="fight", player=g.ids["Ann"], monster={"kind": "monster", "name": "Rat", "level": 9})
     g("host", type="help", player=g.ids["Bob"], forced=True)
+    assert g.refused("Bob", type="stop_helping").rule == "forced-helper-may-leave"
+    g("Cid", type="add_monster", monster={"kind": "monster", "name": "Bat", "level": 1})
     g("Bob", type="stop_helping")
     assert g.combat["helper"] is None
 

@@ -353,9 +353,10 @@ def test_a_not_female_item_gives_a_female_character_nothing():
     assert fight(player(1, skirt, level=1, sex="male"), monster(level=5))["fighter_strength"] == 4
 
 
-def test_a_one_shot_played_by_the_helper_is_judged_against_the_helper():
-    # An "if Elf" potion counts its bonus when the one it is for is an Elf; at a table the
-    # one it is for is whoever played it.
+def test_an_elves_only_one_shot_counts_for_an_elf_helper_whoever_played_it():
+    # An "if Elf" potion (Yuppie Water) counts its bonus once for the players' side when the
+    # one it is for is an Elf, or else the other player on the side is (issue 13): at a table
+    # the one it is for is whoever played it.
     elf_potion = {"kind": "one-shot", "name": "Elf Brew", "bonus": 0,
                   "effects": [{"stat": "strength", "value": 3, "if": {"race": "elf"}}]}
     elf = player(2, {"kind": "race", "name": "Elf", "slug": "elf"}, level=1)
@@ -363,4 +364,8 @@ def test_a_one_shot_played_by_the_helper_is_judged_against_the_helper():
                       one_shots=[{"side": "players", "card": elf_potion, "by": 2}])
     by_fighter = fight(player(1, level=1), monster(level=9), helper=elf,
                        one_shots=[{"side": "players", "card": elf_potion, "by": 1}])
-    assert by_helper["players_strength"] == by_fighter["players_strength"] + 3
+    assert by_helper["players_strength"] == by_fighter["players_strength"] == 1 + 1 + 3
+    assert by_helper["helper_strength"] == by_fighter["helper_strength"] == 4
+    no_elf = fight(player(1, level=1), monster(level=9), helper=player(2, level=1),
+                   one_shots=[{"side": "players", "card": elf_potion, "by": 1}])
+    assert no_elf["players_strength"] == 2

@@ -247,10 +247,13 @@ def fight_events() -> tuple[list[dict], list[dict], dict]:
     t("Ann", type="close_fight")
     events, views = t.events, t.views
 
-    # Tails: a forced helper backs out, another helps of their own will.
+    # Tails: a forced helper backs out once the fight is one for the win (a second monster
+    # would take Ann to level 10), another helps of their own will.
     t = Table("tails")
+    t("Ann", type="level", player=t.ids["Ann"], delta=7)
     t("Ann", type="fight", player=t.ids["Ann"], monster=monster("RAT", 9))
     t("host", type="help", player=t.ids["Bob"], forced=True)
+    t("Cid", type="add_monster", monster=monster("BAT", 1))
     t("Bob", type="stop_helping")
     t("Cid", type="help", player=t.ids["Cid"])
     events, views = events + t.events, views + t.views
@@ -310,7 +313,9 @@ def test_the_fight_result_the_ledger_helpers_bribes_and_breakdown_are_translated
     texts = {render(s) for s in found}
     # each kind of said the fight puts into the public state shows up at least once
     assert any(t.startswith("Ann wins (") for t in texts)
-    assert "Everyone has run: the fight is over." in texts
+    # a lost fight's result says what became of each runner (issue 13)
+    assert "The fight is over: Ann was caught by OGRE, GHOST, IMP, DEATH and died." in texts
+    assert "The fight is over: Ann got away." in texts
     assert "Deal kept: Ann pays Bob: 1 treasure (fighter picks first) and CLOAK (400 gold)" in texts
     assert {"Level", "Gear", "RAT (elf)"} <= texts
     assert "Ann is the one fighting" not in texts  # the fighter is not among the helpers

@@ -119,12 +119,12 @@ def play_everything() -> Game:
     g("BOB", type="play", player=ann, card={"kind": "go-up-a-level", "name": "POTION", "levels": 2})
     g("BOB", type="play", player=ann, card={"kind": "curse", "name": "HEX", "lose_levels": 1,
                                             "change_sex": True, "duration": "lasting",
-                                            "lose_slot": "headgear"})
+                                            "lose_slot": "any"})                  # ANN picks
     g("BOB", type="play", player=ann, card={"kind": "curse", "name": "HEX TWO", "change_sex": True})
     g("BOB", type="play", player=cid, card={"kind": "curse", "name": "DRAIN", "lose_levels": 1})
     for slot in ("headgear", "armor", "footgear", "1-hand", "2-hands", "other", "big", "any"):
         g("ANN", type="play", player=bob, card={"kind": "curse", "name": "RUST", "lose_slot": slot})
-    g("ANN", type="discard", player=ann, instance=g.iid("ANN", "HELM"))
+    g("ANN", type="discard", player=ann, instance=g.iid("ANN", "HELM"))                # HEX's pick
     g("ANN", type="play", player=ann, card=item("GEM", gold=1200))
     g("ANN", type="sell", player=ann, instances=[g.iid("ANN", "GEM")])                # 200 lost
     g("ANN", type="sell", player=ann, instances=[], hand_gold=1000)
@@ -134,6 +134,15 @@ def play_everything() -> Game:
     g("BOB", type="die", player=bob)                                                  # loses HAT
     g("CID", type="die", player=cid)                                                  # nothing
     g("ANN", type="die", player=ann)                                                  # nobody loots
+    g("ANN", type="end_turn", player=ann)                                             # BOB's turn
+    g("BOB", type="play", player=bob, card={"kind": "race", "name": "HALFLING"})
+    g("BOB", type="play", player=bob, card=item("CROWN", slot="headgear", gold=600))  # worn
+    g("BOB", type="play", player=bob, card=item("JUNK", gold=None))
+    g("BOB", type="play", player=bob, card={"kind": "one-shot", "name": "FLASK", "gold": 400})
+    g("BOB", type="sell", player=bob, instances=[g.iid("BOB", "CROWN"), g.iid("BOB", "JUNK")],
+      doubled=g.iid("BOB", "CROWN"))                                                  # 1200 gold
+    g("BOB", type="play", player=bob, card=item("CAP", slot="headgear"))              # worn
+    g("ANN", type="play", player=bob, card={"kind": "curse", "name": "SNATCH", "lose_slot": "headgear"})
     return g
 
 
@@ -144,7 +153,6 @@ def refuse_everything() -> Game:
     g.refuse("BOB", type="play", player=ann, card=item("SWORD"))                     # Forbidden
     g.refuse("ANN", type="play", player=ann, card={"kind": "monster", "name": "ORC", "level": 1})
     g.refuse("ANN", type="play", player=ann, card={"kind": "enhancer", "name": "HUGE", "bonus": 5})
-    g.refuse("ANN", type="play", player=ann, card={"kind": "one-shot", "name": "POTION", "bonus": 2})
     g("ANN", type="play", player=ann, card={"kind": "race", "name": "ELF"})
     g.refuse("ANN", type="equip", player=ann, instance=g.iid("ANN", "ELF"), equipped=True)
     g.refuse("ANN", type="give", player=ann, instance=g.iid("ANN", "ELF"), to=bob)
@@ -156,12 +164,28 @@ def refuse_everything() -> Game:
     g.refuse("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")])         # not BOB's turn
     g("ANN", type="fight", player=ann, monster={"kind": "monster", "name": "RAT", "level": 1})
     g.refuse("ANN", type="play", player=ann, card=item("AXE"))
+    g.refuse("ANN", type="play", player=ann, card={"kind": "one-shot", "name": "POTION", "bonus": 2})
     g.refuse("ANN", type="equip", player=ann, instance=g.iid("ANN", "SWORD"), equipped=False)
     g.refuse("ANN", type="give", player=ann, instance=g.iid("ANN", "SWORD"), to=bob)
     g.refuse("ANN", type="sell", player=ann, instances=[g.iid("ANN", "SWORD")])
     g("CID", type="die", player=g.ids["CID"])
     g.refuse("CID", type="play", player=g.ids["CID"], card=item("AXE"))
     g.refuse("BOB", type="give", player=bob, instance=g.iid("BOB", "GEM"), to=g.ids["CID"])
+    g.refuse("CID", type="die", player=g.ids["CID"])                                 # already dead
+    g("ANN", type="resolve")                                                         # SWORD wins
+    g("ANN", type="end_turn", player=ann)                                            # BOB's turn
+    g("BOB", type="play", player=bob, card=item("RING", gold=600))
+    g.refuse("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
+             doubled=g.iid("BOB", "GEM"))                                             # no Halfling
+    g("BOB", type="play", player=bob, card={"kind": "race", "name": "HALFLING"})
+    g("BOB", type="sell", player=bob, instances=[g.iid("BOB", "RING")], doubled=g.iid("BOB", "RING"))
+    g.refuse("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
+             doubled=g.iid("BOB", "GEM"))                                             # twice
+    g("BOB", type="play", player=bob, card=item("PEBBLE", gold=None))
+    g.refuse("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
+             doubled=g.iid("BOB", "PEBBLE"))                                          # not sold
+    g("ANN", type="play", player=bob, card={"kind": "curse", "name": "RUST", "lose_slot": "any"})
+    g.refuse("BOB", type="give", player=bob, instance=g.iid("BOB", "GEM"), to=ann)    # BOB picks
     return g
 
 
@@ -261,7 +285,7 @@ def sheet_saids() -> list:
     saids.append(ch.player_name({"id": 4}))
     for curse in ({"lose_levels": 1}, *({"lose_slot": s} for s in
                                         ("headgear", "armor", "footgear", "1-hand", "2-hands", "hand",
-                                         "other", "big", "any"))):
+                                         "other", "big", "small", "any"))):
         saids.append(sheet_rules.apply_curse(player(), {"kind": "curse", "name": "X", **curse},
                                              CLASSIC)["nothing"])
     state = engine.new_game("TEST1", "classic")
@@ -285,7 +309,8 @@ def test_every_event_kind_of_the_sheet_is_registered_and_played_here():
     played = {e["kind"] for e in play_everything().events}
     assert SHEET_KINDS and SHEET_KINDS <= set(EVENT_WORDS)
     assert SHEET_KINDS <= played, f"never driven: {SHEET_KINDS - played}"
-    assert played - SHEET_KINDS <= {"level"}  # a Go Up a Level card says the table's level line
+    # a Go Up a Level card says the table's level line; a turn ends to bring the dead back
+    assert played - SHEET_KINDS <= {"level", "end_turn"}
 
 
 def test_every_event_renders_in_english_with_all_its_parameters():

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import deals
+from .. import combat, deals, editions
 from ..core import Context, current_fight, in_fight, own, reducer, set_level
+from .. import bad_stuff  # a monster's Bad Stuff as data
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..state import bool_field, choice_field, combat_view, find_player, int_field
 from ..vocab import SIDES
 from ..words import N_, event, event_words, said, said_plural
-from .sheet import kill
+from .sheet import kill, one_shot_card
 
 
 event_words("fight", N_("%(name)s fights %(monster)s (level %(level)s)"))
@@ -54,9 +55,25 @@ def monster_card(state: dict, spec: Any, ctx: Context, level: Any = None) -> dic
 event_words("add_monster", N_("%(monster)s (level %(level)s) joins the fight"))
 
 
+def _rules(state: dict, ctx: Context) -> editions.Edition:
+    """The rules this table follows: the edition's, with the official updates if chosen."""
+    return editions.in_play(ctx.edition, state.get("variants"))
+
+
+def open_fight(state: dict, ctx: Context) -> dict:
+    """The fight a card is played into; a fight whose last monster has left is over and takes
+    nothing more (Russia and Tails, Combat; every edition under the official updates)."""
+    fight = state.get("combat")
+    if fight and fight.get("ended") == "no_monsters":
+        # Printed in Russia and Tails; the ruling's official part covers the other boxes.
+        raise RuleViolation("fight-ends-last-monster-removed",
+                            N_("every monster has left, so the fight is over"))
+    return current_fight(state)
+
+
 @reducer("add_monster")
 def _add_monster(state, action, actor, ctx):
-    fight = current_fight(state)
+    fight = open_fight(state, ctx)
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", N_("the fight is past the point where monsters join"))
     monster = monster_card(state, action.get("monster"), ctx, action.get("level"))
@@ -73,7 +90,7 @@ event_words("enhance", N_("%(card)s on %(monster)s"))
 
 @reducer("enhance")
 def _enhance(state, action, actor, ctx):
-    fight = current_fight(state)
+    fight = open_fight(state, ctx)
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", N_("enhancers go in while the fight is on"))
     index = _monster_index(fight, action)
@@ -90,11 +107,55 @@ event_words("remove_monster", N_("%(monster)s is removed from the fight "
 
 @reducer("remove_monster")
 def _remove_monster(state, action, actor, ctx):
-    """A monster leaves the fight without being killed (charmed, discarded by a card)."""
-    fight = current_fight(state)
-    index = _monster_index(fight, action)
-    fight["monsters"][index]["gone"] = True
-    return event("remove_monster", monster=fight["monsters"][index]["card"]["name"])
+    """A monster leaves the fight without being killed (charmed, discarded by a card).
+
+    ``monster`` is an index of the computed fight, so a Mate's copy leaves on its own: the
+    other one is still fought (classic, Combat). Where the rules say so, the fight is over as
+    soon as its last monster has left.
+    """
+    fight = open_fight(state, ctx)
+    view = combat_view(state, helpers=False)
+    index = int_field(action, "monster", 0, len(view["monsters"]) - 1,
+                      0 if len(view["monsters"]) == 1 else ...)
+    leaving = view["monsters"][index]
+    if leaving["gone"]:
+        raise BadAction(N_("That monster has left the fight."))
+    stored = fight["monsters"][leaving["source"]]
+    if leaving["mate"]:
+        number = sum(1 for m in view["monsters"][:index] if m["mate"] and m["source"] == leaving["source"])
+        flags = list(stored.get("mates_gone") or [])
+        flags += [False] * (number + 1 - len(flags))
+        flags[number] = True
+        stored["mates_gone"] = flags
+    else:
+        stored["gone"] = True
+    return event("remove_monster", end_if_no_monsters(state, ctx), monster=leaving["name"])
+
+
+EMPTIED_WORDS = N_("Every monster has left the fight, so it is over; %(details)s")
+
+
+def end_if_no_monsters(state: dict, ctx: Context) -> dict | None:
+    """After a monster has left the fight (by any card or condition): when none is left,
+    the fight ends where the rules say so (Russia and Tails, Combat; every edition under the
+    official updates), as a win without a kill. Returns the said of its end, or None."""
+    fight = state.get("combat")
+    if not fight or fight["stage"] not in ("fighting", "running"):
+        return None
+    view = combat_view(state, helpers=False)
+    if any(not m["gone"] for m in view["monsters"]):
+        return None
+    if fight["stage"] == "running":  # nobody is left to run from
+        _maybe_finish_running(state, fight)
+        return None
+    if not _rules(state, ctx).fight_ends_without_monsters:
+        return None
+    details = _rewards(state, fight, view, find_player(state, fight["fighter"]))
+    fight["ended"] = "no_monsters"
+    fight["decided"] = combat.decided(view, won=True)
+    over = said(EMPTIED_WORDS, details=details)
+    fight["result"] = {"won": True, "text": over, **view["rewards"]}
+    return over
 
 
 # The bonus is an int; ``signed`` is the same number written with its sign ("+2", "-3").
@@ -104,11 +165,11 @@ ONE_SHOT_WORDS = {"players": event_words("one_shot_players", N_("%(card)s for th
 
 @reducer("one_shot")
 def _one_shot(state, action, actor, ctx):
-    fight = current_fight(state)
+    fight = open_fight(state, ctx)
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", N_("one-shots go in while the fight is on"))
     side = choice_field(action, "side", SIDES)
-    card = ctx.card(state, action.get("card"))
+    card = one_shot_card(state, action, actor, ctx)  # from the hand, or from the table
     if card["kind"] not in ("one-shot", "ally", "other", "item"):
         raise BadAction(N_("%(card)s cannot be played as a one-shot."), card=card["name"])
     fight["one_shots"].append({"side": side, "card": card, "by": actor.player})
@@ -127,6 +188,9 @@ def _help(state, action, actor, ctx):
     player = own(state, action, actor)
     forced = bool_field(action, "forced", False)
     deals.check_join(state, fight, player, ctx.edition)
+    if forced:
+        deals.check_forced(state, fight, player, _rules(state, ctx),
+                           combat_view(state, helpers=False)["for_the_win"])
     fight["helper"] = player["id"]
     fight["helper_forced"] = forced
     return event("help_forced" if forced else "help", player=player["id"], name=player["name"],
@@ -144,7 +208,8 @@ def _stop_helping(state, action, actor, ctx):
     helper = find_player(state, fight["helper"])
     if not actor.may_act_for(helper["id"]) and actor.player != fight["fighter"]:
         raise Forbidden(N_("Only the helper, the fighter or the host can end the help."))
-    deals.check_leave(state, fight, helper, ctx.edition)
+    deals.check_leave(state, fight, helper, _rules(state, ctx),
+                      combat_view(state, helpers=False)["for_the_win"])
     fight["helper"] = None
     fight["helper_forced"] = False
     fight["deal"] = None
@@ -167,21 +232,37 @@ def _resolve(state, action, actor, ctx):
         raise Forbidden(N_("Only the fighter, the helper or the host can resolve the fight."))
     view = combat_view(state, helpers=False)
     fighter = find_player(state, fight["fighter"])
+    # The numbers the fight is decided on stay what it shows, whatever the result moves.
+    fight["decided"] = combat.decided(view, won=view["winning"])
     if not view["winning"]:
         fight["stage"] = "running"
-        return event("fight_lost", player=fighter["id"], name=fighter["name"],
-                     players=view["players_strength"], monsters=view["monsters_strength"])
+        happened = event("fight_lost", player=fighter["id"], name=fighter["name"],
+                         players=view["players_strength"], monsters=view["monsters_strength"])
+        _maybe_finish_running(state, fight)  # nobody left to run (every runner dead)
+        return happened
     return _win(state, fight, view, fighter, ctx)
 
 
 def _win(state: dict, fight: dict, view: dict, fighter: dict, ctx: Context) -> dict:
+    details = _rewards(state, fight, view, fighter)
+    words = {"name": fighter["name"], "players": view["players_strength"],
+             "monsters": view["monsters_strength"], "details": details}
+    fight["result"] = {"won": True, "text": said(WIN_WORDS, **words), **view["rewards"]}
+    return event("fight_won", player=fighter["id"], **words)
+
+
+def _rewards(state: dict, fight: dict, view: dict, fighter: dict) -> list[dict]:
+    """Carry out a won fight (levels, a shared victory, the deal) and end it; what it brought,
+    as saids. A helper made to help in a fight for the win, where that does not count, is
+    not part of the win (Tails, Asking For Help)."""
     rewards = view["rewards"]
     old = fighter["level"]
     details = []
     if rewards["fighter_levels"]:
         set_level(state, fighter, old + rewards["fighter_levels"], "kill")
         details.append(said(N_("level %(old)s to %(new)s"), old=old, new=fighter["level"]))
-    helper = find_player(state, fight["helper"]) if fight.get("helper") is not None else None
+    helper = (find_player(state, fight["helper"])
+              if fight.get("helper") is not None and view["helper_counts"] else None)
     if helper is not None and rewards["helper_levels"]:
         hold = helper["level"]
         set_level(state, helper, hold + rewards["helper_levels"], "kill")
@@ -203,10 +284,7 @@ def _win(state: dict, fight: dict, view: dict, fighter: dict, ctx: Context) -> d
         details.append(deal_said)
     use_up(state, fight)
     fight["stage"] = "over"
-    words = {"name": fighter["name"], "players": view["players_strength"],
-             "monsters": view["monsters_strength"], "details": details}
-    fight["result"] = {"won": True, "text": said(WIN_WORDS, **words), **rewards}
-    return event("fight_won", player=fighter["id"], **words)
+    return details
 
 
 def use_up(state: dict, fight: dict) -> None:
@@ -230,6 +308,10 @@ def _run_away(state, action, actor, ctx):
     if player["id"] not in (fight["fighter"], fight.get("helper")):
         raise BadAction(N_("%(name)s is not in this fight."), name=player["name"])
     view = combat_view(state, helpers=False)
+    if player["id"] not in _runners(state, fight, view):
+        raise RuleViolation(deals.forced_rule(ctx.edition),
+                            N_("%(name)s was made to help in a fight for the win, which does not "
+                               "count, so runs from nothing"), name=player["name"])
     index = int_field(action, "monster", 0, len(view["monsters"]) - 1,
                       0 if len(view["monsters"]) == 1 else ...)
     monster_view = view["monsters"][index]
@@ -251,10 +333,15 @@ def _run_away(state, action, actor, ctx):
     fight["escapes"].append({"player": player["id"], "monster": index, "roll": roll, "escaped": escaped})
     words = {"player": player["id"], "name": player["name"], "roll": roll,
              "monster": monster_view["name"], "needs": need["needs"]}
+    # A monster's on_flee steps cost the players it pursues, escaped or not (bad_stuff.py).
+    flee = bad_stuff.fled(state, player, card, ctx)
     if escaped:
-        happened = event("escape", **words)
+        happened = event("escape", flee, **words)
+    elif player["dead"]:  # the on_flee steps killed them: nothing is left to catch
+        happened = event("caught", bad_stuff=flee, **words)
     else:
-        happened = event("caught", bad_stuff=_bad_stuff(state, player, card, ctx), **words)
+        happened = event("caught", flee, bad_stuff=bad_stuff.caught(
+            state, player, card, ctx, action.get("bad_stuff_roll")), **words)
     _maybe_finish_running(state, fight)
     return happened
 
@@ -264,31 +351,18 @@ event_words("caught", N_("%(name)s rolls %(roll)s against %(monster)s (needs %(n
                          "caught! %(bad_stuff)s"))
 
 
-def _bad_stuff(state: dict, player: dict, monster: dict, ctx: Context) -> dict | str:
-    """What the monster does to a player it catches: death (the death's own words), or Bad
-    Stuff; ``summary`` is the card's own text (a fact, like its name)."""
-    bad = monster.get("bad_stuff") or {}
-    if bad.get("death"):
-        return kill(state, player, ctx)
-    summary = bad.get("summary")
-    if bad.get("levels"):
-        old = player["level"]
-        player["level"] = max(1, old - bad["levels"])
-        if summary:
-            return said(N_("Bad Stuff: level %(old)s to %(new)s; %(summary)s"),
-                        old=old, new=player["level"], summary=summary)
-        return said(N_("Bad Stuff: level %(old)s to %(new)s"), old=old, new=player["level"])
-    if summary:
-        return said(N_("Bad Stuff: %(summary)s"), summary=summary)
-    return said(N_("Bad Stuff: as the card says"))
+def _runners(state: dict, fight: dict, view: dict) -> list[int]:
+    """Who runs from a lost fight: the fighter, and the helper when their help counts (a
+    helper made to help in a fight for the win is not in it where that does not count)."""
+    return [pid for pid in (fight["fighter"], fight.get("helper") if view["helper_counts"] else None)
+            if pid is not None]
 
 
 def _pending_escapes(state: dict, fight: dict) -> list[tuple[int, int]]:
     """(player, monster index) pairs that still have to roll; the dead run from nothing."""
     view = combat_view(state, helpers=False)
     live = [m["index"] for m in view["monsters"] if not m["gone"]]
-    runners = [pid for pid in (fight["fighter"], fight.get("helper"))
-               if pid is not None and not find_player(state, pid)["dead"]]
+    runners = [pid for pid in _runners(state, fight, view) if not find_player(state, pid)["dead"]]
     done = {(e["player"], e["monster"]) for e in fight["escapes"]}
     return [(pid, i) for pid in runners for i in live if (pid, i) not in done]
 
@@ -297,7 +371,35 @@ def _maybe_finish_running(state: dict, fight: dict) -> None:
     if not _pending_escapes(state, fight):
         fight["stage"] = "over"
         use_up(state, fight)
-        fight["result"] = {"won": False, "text": said(N_("Everyone has run: the fight is over."))}
+        fight["result"] = {"won": False, "text": _run_result(state, fight)}
+
+
+def _listed(names: list) -> str | list:
+    """Card names (facts) in one line; a nameless monster's said keeps them a list."""
+    return ", ".join(names) if all(isinstance(n, str) for n in names) else names
+
+
+def _run_result(state: dict, fight: dict) -> dict:
+    """How a lost fight ended for each player in it: got away, caught (by which monsters),
+    or died."""
+    view = combat_view(state, helpers=False)
+    names = {m["index"]: m["name"] for m in view["monsters"]}
+    outcomes = []
+    for pid in _runners(state, fight, view):
+        player = find_player(state, pid)
+        caught = _listed([names[e["monster"]] for e in fight["escapes"]
+                          if e["player"] == pid and not e["escaped"] and e["monster"] in names])
+        if player["dead"] and caught:
+            outcomes.append(said(N_("%(name)s was caught by %(cards)s and died"),
+                                 name=player["name"], cards=caught))
+        elif player["dead"]:
+            outcomes.append(said(N_("%(name)s died"), name=player["name"]))
+        elif caught:
+            outcomes.append(said(N_("%(name)s was caught by %(cards)s"),
+                                 name=player["name"], cards=caught))
+        else:
+            outcomes.append(said(N_("%(name)s got away"), name=player["name"]))
+    return said(N_("The fight is over: %(outcomes)s."), outcomes=outcomes)
 
 
 event_words("sacrifice_ally", N_("%(name)s sacrifices %(card)s and escapes every monster"))
@@ -310,7 +412,8 @@ def _sacrifice_ally(state, action, actor, ctx):
     if not ctx.edition.allies:
         raise RuleViolation("no-allies-in-edition", N_("%(edition)s has no allies"),
                             edition=ctx.edition.name)
-    if fight["stage"] != "running" or player["id"] not in (fight["fighter"], fight.get("helper")):
+    if fight["stage"] != "running" or player["id"] not in _runners(
+            state, fight, combat_view(state, helpers=False)):
         raise RuleViolation("ally-sacrifice-escape", N_("an ally is sacrificed instead of a run-away roll"))
     ally = next((c for c in player["cards"] if c["card"]["kind"] == "ally"), None)
     if ally is None:

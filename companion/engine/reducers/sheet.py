@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .. import character, sheet
+from . import divine
 from ..core import Context, in_fight, level_event, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..state import bool_field, find_card, find_player, int_field, next_id
@@ -29,25 +30,58 @@ def _play(state, action, actor, ctx):
         return level_event(target, old, "card", card["name"])  # the card names itself
     if kind == "curse":
         return _curse(state, target, card, ctx)
-    if kind in ("monster", "enhancer", "one-shot"):
+    if divine.is_divine_intervention(card):
+        return divine.play(state, card, ctx)
+    fighting = in_fight(state) and state["combat"]["fighter"] == target["id"]
+    # A one-shot may lie on the table in front of its owner, to be sold or played later
+    # (Tails, One-Shot Treasures); in the owner's own fight it goes straight into the fight.
+    if kind in ("monster", "enhancer") or (kind == "one-shot" and fighting):
         raise BadAction(PLAY_IN_FIGHT[kind], card=card["name"])
     if target["dead"]:
         raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
                             name=target["name"])
-    if kind == "item" and in_fight(state) and state["combat"]["fighter"] == target["id"]:
+    in_the_fight = in_fight(state) and target["id"] in (state["combat"]["fighter"], state["combat"].get("helper"))
+    if kind == "item" and in_the_fight:  # the fighter and the helper alike (Oz, Tails: Combat)
         raise RuleViolation("no-equip-in-combat", N_("items cannot be brought into a fight already on"))
+    if kind in RACE_AND_CLASS and in_fight(state) and state["turn"] != target["id"]:
+        raise RuleViolation("play-class-timing", N_("during a fight only %(turn)s, whose turn it is, "
+                                                    "may play a new race or class"),
+                            turn=find_player(state, state["turn"])["name"])
     character.check_play(target, card, ctx.edition)
     entry = {"iid": next_id(state), "card": card}
-    if kind == "item":
-        entry["equipped"] = sheet.can_equip_now(target, card, ctx.edition)
+    if kind in ("item", "one-shot"):
+        entry["equipped"] = kind == "item" and sheet.can_equip_now(target, card, ctx.edition)
     target["cards"].append(entry)
-    how = "play_equipped" if entry.get("equipped") else ("play_carried" if kind == "item" else "play")
+    how = ("play_equipped" if entry.get("equipped")
+           else "play_carried" if kind in ("item", "one-shot") else "play")
     return event(how, player=target["id"], name=target["name"], card=card["name"], iid=entry["iid"])
 
+
+# Played in a fight only on one's own turn (classic, Classes and Races; the newer rulebooks,
+# When You May Take Actions): a helper cannot turn into a Dog halfway through.
+RACE_AND_CLASS = ("race", "class", "half-breed", "super-munchkin")
 
 PLAY_IN_FIGHT = {"monster": N_("%(card)s is a monster: play it into a fight instead."),
                  "enhancer": N_("%(card)s is an enhancer: play it into a fight instead."),
                  "one-shot": N_("%(card)s is a one-shot: play it into a fight instead.")}
+
+def one_shot_card(state: dict, action: dict, actor, ctx: Context) -> dict:
+    """The card a ``one_shot`` action plays: ``card`` (from the hand), or ``player`` and
+    ``instance``, a one-shot lying on the table in front of that player, which leaves the
+    table as it is played (Tails, One-Shot Treasures: from the hand or from the table)."""
+    if action.get("instance") is None:
+        if action.get("player") is not None:
+            raise BadAction(N_("Name the one-shot on the table ('instance') or the card played ('card')."))
+        return ctx.card(state, action.get("card"))
+    if action.get("card") is not None:
+        raise BadAction(N_("Name the one-shot on the table ('instance') or the card played ('card'), not both."))
+    owner = own(state, action, actor)
+    entry = find_card(owner, action.get("instance"))
+    if entry["card"]["kind"] != "one-shot":
+        raise BadAction(N_("%(card)s is not a one-shot."), card=entry["card"]["name"])
+    owner["cards"].remove(entry)
+    return entry["card"]
+
 
 event_words("curse", N_("%(name)s is cursed: %(card)s"))
 
@@ -65,7 +99,12 @@ def _curse(state: dict, target: dict, card: dict, ctx: Context) -> dict:
     if outcome["keep"]:
         target["cards"].append({"iid": next_id(state), "card": card})
         parts.append(said(N_("it stays in front of them")))
-    if outcome["candidates"]:
+    if outcome["take"] is not None:
+        # The only item it can take goes at once, mid-fight too (classic, Curses).
+        sheet.discard(target, outcome["take"]["iid"], ctx.edition)
+        parts.append(said(N_("%(card)s is discarded"), card=outcome["take"]["card"]["name"]))
+    elif outcome["candidates"]:
+        sheet.owe_loss(target, card, outcome["candidates"])
         names = ", ".join(c["card"]["name"] for c in outcome["candidates"])
         parts.append(said(N_("they discard one of: %(cards)s (the victim picks)"), cards=names))
     if outcome["nothing"]:
@@ -83,9 +122,12 @@ def _discard(state, action, actor, ctx):
     entry = find_card(player, action.get("instance"))
     # Races and classes may be discarded at any time, even in a fight; items leave by being
     # sold, given, or lost to a curse or Bad Stuff, which a phone records as a discard too.
+    # Discarding an item a curse is taking is the victim's pick: that loss is settled.
+    settled = [said(N_("the item %(curse)s takes"), curse=c)
+               for c in sheet.settle_losses(player, {entry["iid"]})]
     dropped = sheet.discard(player, entry["iid"], ctx.edition)
     names = ", ".join(d["card"]["name"] for d in dropped)
-    return event("discard", player=player["id"], name=player["name"], cards=names)
+    return event("discard", *settled, player=player["id"], name=player["name"], cards=names)
 
 
 event_words("equip", N_("%(name)s equips %(card)s"))
@@ -129,7 +171,14 @@ def _sell(state, action, actor, ctx):
         raise RuleViolation("sell-own-turn", N_("it is not %(name)s's turn"), name=player["name"])
     if in_fight(state):
         raise RuleViolation("sell-not-in-combat", N_("a fight is going on"))
-    sale = sheet.sale(player, entries, ctx.edition, hand_gold=hand_gold)
+    sheet.check_not_owed(player, iids)
+    doubled = action.get("doubled")
+    if doubled is not None:
+        if doubled not in iids:
+            raise BadAction(N_("The item sold at double price must be one of the items sold."))
+        sheet.check_double_sale(state, player, find_card(player, doubled, "doubled"), ctx.edition)
+        player["doubled_sale_turn"] = state.get("turn_count", 0)
+    sale = sheet.sale(player, entries, ctx.edition, hand_gold=hand_gold, doubled=doubled)
     old = player["level"]
     # A sale always buys a level (less than a level's gold is refused) and never the winning one.
     set_level(state, player, old + sale["levels"], "sell")
@@ -139,8 +188,15 @@ def _sell(state, action, actor, ctx):
     kind = ("sell_with_hand" if hand_gold else "sell") if entries else "sell_hand"
     wasted = said(N_("%(gold)s gold lost: no change is given"),
                   gold=sale["wasted"]) if sale["wasted"] else None
-    return event(kind, wasted, player=player["id"], name=player["name"], cards=names,
+    notes = [said(N_("%(card)s at double price (Halfling)"), card=find_card_name(entries, doubled))
+             ] if doubled is not None else []
+    notes += [said(N_("%(card)s has No Value and counts as 0 gold"), card=n) for n in sale["no_value"]]
+    return event(kind, wasted, *notes, player=player["id"], name=player["name"], cards=names,
                  gold=sale["gold"], old=old, new=player["level"])
+
+
+def find_card_name(entries: list[dict], iid: int) -> str:
+    return next(e["card"]["name"] for e in entries if e["iid"] == iid)
 
 
 event_words("give", N_("%(name)s gives %(card)s to %(to_name)s"))
@@ -161,7 +217,9 @@ def _give(state, action, actor, ctx):
     if receiver["dead"]:
         raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
                             name=receiver["name"])
+    sheet.check_not_owed(player, [entry["iid"]])
     character.check_play(receiver, entry["card"], ctx.edition)
+    sheet.check_big_extra_receiver(state, player, entry, receiver, ctx.edition)
     player["cards"].remove(entry)
     receiver["cards"].append({"iid": entry["iid"], "card": entry["card"], "equipped": False})
     return event("give", player=player["id"], name=player["name"], card=entry["card"]["name"],
@@ -171,6 +229,9 @@ def _give(state, action, actor, ctx):
 @reducer("die")
 def _die(state, action, actor, ctx):
     player = own(state, action, actor)
+    if player["dead"]:
+        raise BadAction(N_("%(name)s is already dead; a new character appears when the next "
+                           "player's turn begins."), name=player["name"])
     return kill(state, player, ctx)
 
 

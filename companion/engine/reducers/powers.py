@@ -1,0 +1,375 @@
+"""Race and class powers (issue 13): ``use_power`` with a ``power`` id of the game's edition.
+
+The power's data (``companion/engine/powers.py``) says who has it, when it may be used, its
+limit, its cost in discards and its effect; this reducer checks them in that order, pays the
+cost (the hand count goes down where it is tracked, cards in play are discarded) and applies
+the effect. Where an effect is another action's (a run-away roll, removing a charmed monster,
+a sale) that action's reducer does it, so its rules hold here too.
+
+Uses of a fight's powers are remembered in the fight (``combat.powers``), where their limits
+live (once per fight, per victim, per roll); a new fight starts with none. The Halfling's
+double sale is the ``sell`` action's ``doubled`` (reducers/sheet.py) and not repeated here.
+"""
+
+from __future__ import annotations
+
+from .. import character, powers, sheet
+from ..core import REDUCERS, Context, in_fight, own, reducer
+from ..errors import BadAction, RuleViolation
+from ..powers import Power
+from ..state import combat_view, find_card, find_player
+from ..words import N_, event, event_words, said, said_plural
+
+event_words("power", N_("%(name)s uses %(power)s (%(cost)s)"))
+
+# The fields each effect takes besides player, power, from_hand and from_play.
+FIELDS = {
+    "strength": {"bonus"}, "backstab": {"target", "bonus"}, "theft": {"target", "item", "roll", "succeeded"},
+    "flight": {"monster", "roll"}, "second_try": {"monster", "roll"}, "charm": {"monster"},
+    "resurrection": set(), "recorded": set(), "sell": set(), "passive": set(),
+}
+COMMON = {"type", "player", "power", "from_hand", "from_play"}
+
+
+@reducer("use_power")
+def _use_power(state, action, actor, ctx):
+    action = {k: v for k, v in action.items() if v is not None}  # null is the same as left out
+    player = own(state, action, actor)
+    power = powers.get(ctx.edition.id, action["power"])
+    if power is None:
+        raise RuleViolation("power-not-in-edition", N_("%(edition)s has no power %(power)s"),
+                            edition=said(ctx.edition.name), power=action["power"])
+    if power.passive:
+        raise RuleViolation("power-passive", N_("%(power)s works by itself and is already counted"),
+                            power=said(power.name))
+    if power.action != "use_power":
+        raise BadAction(N_("%(power)s is part of the '%(action)s' action: use that."),
+                        power=said(power.name), action=power.action)
+    _check_fields(power, action)
+    if not _holds(player, power):
+        raise RuleViolation("power-needs-card", N_("%(name)s has no %(card)s card in play"),
+                            name=player["name"], card=character.title(power.holder))
+    if player["dead"]:
+        raise RuleViolation("power-dead", N_("%(name)s is dead until the next turn"), name=player["name"])
+    target = find_player(state, action["target"], "target") if "target" in action else None
+    monster = _timing(state, power, player, target, action)
+    hand, play = _cost(power, player, action)
+    _limit(state, power, player, target, monster, hand + len(play))
+    paid = _pay(power, player, hand, play, ctx)
+    parts = _effect(state, power, player, target, monster, paid, action, actor, ctx)
+    _remember(state, power, player, target, monster, paid["n"])
+    return event("power", *parts, player=player["id"], name=player["name"], power=said(power.name),
+                 power_id=power.id, cost=paid["said"], cards=paid["n"])
+
+
+def _holds(player: dict, power: Power) -> bool:
+    return any(e["card"].get("kind") == power.kind and character.card_slug(e["card"]) == power.holder
+               for e in player["cards"])
+
+
+def _check_fields(power: Power, action: dict) -> None:
+    extra = sorted(set(action) - COMMON - FIELDS[power.effect])
+    if extra:
+        raise BadAction(N_("'%(field)s' does not go with %(power)s."), field=extra[0], power=said(power.name))
+    if "bonus" in action and not power.table_bonus:
+        raise BadAction(N_("'bonus' does not go with %(power)s: the app knows its number."),
+                        power=said(power.name))
+    if power.effect == "theft":
+        if "roll" in action and not power.roll_needs:
+            raise BadAction(N_("'roll' does not go with %(power)s: say whether it worked ('succeeded')."),
+                            power=said(power.name))
+        if "succeeded" in action and power.roll_needs:
+            raise BadAction(N_("'succeeded' does not go with %(power)s: the die decides ('roll')."),
+                            power=said(power.name))
+        if "succeeded" not in action and not power.roll_needs:
+            raise BadAction(N_("'succeeded' is required: did the theft work?"))
+        if "item" not in action:
+            raise BadAction(N_("'item' is required: the item to steal."))
+    if power.targets_player and "target" not in action:
+        raise BadAction(N_("'target' is required: the player it is used on."))
+
+
+# --- when ----------------------------------------------------------------------------------
+
+def _in_it(state: dict, fight: dict, pid: int) -> bool:
+    """A player in the fight whose strength counts (a forced helper may not count in Tails)."""
+    if pid == fight["fighter"]:
+        return True
+    return pid == fight.get("helper") and combat_view(state, helpers=False)["helper_counts"]
+
+
+def _monster_index(state: dict, action: dict) -> int:
+    view = combat_view(state, helpers=False)
+    count = len(view["monsters"])
+    if "monster" not in action:
+        if count != 1:
+            raise BadAction(N_("'monster' is required: which monster (there are %(n)s)."), n=count)
+        return 0
+    index = action["monster"]
+    if index >= count:
+        raise BadAction(N_("There is no monster %(monster)s in this fight."), monster=index)
+    return index
+
+
+def _timing(state: dict, power: Power, player: dict, target: dict | None, action: dict) -> int | None:
+    """Refuse a power used out of its time; answer the monster it names, if any."""
+    when = power.when
+    fight = state.get("combat")
+    if when in ("fight", "fight_any"):
+        if not (in_fight(state) and fight["stage"] == "fighting"):
+            raise RuleViolation("power-in-fight", N_("%(power)s is used while a fight is being fought"),
+                                power=said(power.name))
+        if when == "fight" and not _in_it(state, fight, player["id"]):
+            raise RuleViolation("power-in-fight", N_("%(name)s is not fighting or helping in this fight"),
+                                name=player["name"])
+        if when == "fight_any":
+            if target["id"] == player["id"]:
+                raise RuleViolation(power.rule, N_("%(power)s is used on another player"), power=said(power.name))
+            if not _in_it(state, fight, target["id"]):
+                raise RuleViolation("power-in-fight", N_("%(name)s is not fighting or helping in this fight"),
+                                    name=target["name"])
+        if power.tag and not any(power.tag in (m.get("tags") or ()) and not m["gone"]
+                                 for m in combat_view(state, helpers=False)["monsters"]):
+            raise RuleViolation(power.rule, N_("no monster in this fight is %(tag)s"), tag=power.tag)
+        if power.needs_monster:
+            index = _monster_index(state, action)
+            if combat_view(state, helpers=False)["monsters"][index]["gone"]:
+                raise RuleViolation(power.rule, N_("that monster has already left the fight"))
+            return index
+        return None
+    if when == "running":
+        if not (in_fight(state) and fight["stage"] == "running"):
+            raise RuleViolation("power-running", N_("%(power)s is used while running away"),
+                                power=said(power.name))
+        if player["id"] not in (fight["fighter"], fight.get("helper")):
+            raise RuleViolation("power-running", N_("%(name)s is not running from this fight"),
+                                name=player["name"])
+        index = _monster_index(state, action)
+        if combat_view(state, helpers=False)["monsters"][index]["gone"]:
+            raise RuleViolation("power-running", N_("that monster has already left the fight"))
+        if any(e["player"] == player["id"] and e["monster"] == index for e in fight["escapes"]):
+            raise RuleViolation("power-running", N_("%(name)s already rolled against that monster"),
+                                name=player["name"])
+        return index
+    if when in ("no_fight", "not_fighting"):
+        if target["id"] == player["id"]:
+            raise RuleViolation(power.rule, N_("%(power)s is used on another player"), power=said(power.name))
+        if in_fight(state):
+            busy = {fight["fighter"], fight.get("helper")}
+            if when == "no_fight":
+                raise RuleViolation(power.rule, N_("a fight is going on"))
+            if {player["id"], target["id"]} & busy:
+                raise RuleViolation(power.rule, N_("%(name)s is in a fight"),
+                                    name=player["name"] if player["id"] in busy else target["name"])
+    return None
+
+
+# --- limits --------------------------------------------------------------------------------
+
+def _uses(state: dict, power: Power, player: dict) -> list[dict]:
+    where = (state.get("combat") or {}).get("powers") or []
+    return [u for u in where if u["power"] == power.id and u["player"] == player["id"]]
+
+
+def _limit(state: dict, power: Power, player: dict, target: dict | None, monster: int | None,
+           n: int) -> None:
+    limit = power.limit
+    if limit is None:
+        return
+    uses = _uses(state, power, player)
+    if limit == "once_per_combat" and uses:
+        raise RuleViolation(power.rule, N_("%(name)s already used %(power)s in this fight"),
+                            name=player["name"], power=said(power.name))
+    if limit == "cards_per_combat":
+        spent = sum(u["cards"] for u in uses)
+        if spent + n > power.cost.most:
+            raise RuleViolation(power.rule, said_plural(
+                "%(name)s already discarded %(n)s card for it in this fight; at most %(most)s",
+                "%(name)s already discarded %(n)s cards for it in this fight; at most %(most)s",
+                spent, name=player["name"], most=power.cost.most))
+    if limit == "once_per_victim" and any(u.get("target") == target["id"] for u in uses):
+        raise RuleViolation(power.rule, N_("%(name)s already used %(power)s on %(target)s in this fight"),
+                            name=player["name"], power=said(power.name), target=target["name"])
+    if limit == "once_per_monster" and any(u.get("monster") == monster for u in uses):
+        raise RuleViolation(power.rule, N_("%(name)s already used %(power)s for that roll"),
+                            name=player["name"], power=said(power.name))
+
+
+def _remember(state: dict, power: Power, player: dict, target: dict | None, monster: int | None,
+              n: int) -> None:
+    use = {"power": power.id, "player": player["id"], "cards": n}
+    if target is not None:
+        use["target"] = target["id"]
+    if monster is not None:
+        use["monster"] = monster
+    if state.get("combat") is not None and power.when in ("fight", "fight_any", "running"):
+        fight = state["combat"]
+        fight["powers"] = list(fight.get("powers") or []) + [use]
+
+
+# --- cost ----------------------------------------------------------------------------------
+
+def _cost(power: Power, player: dict, action: dict) -> tuple[int, list[dict]]:
+    """(cards from the hand, entries in play) the action pays with, checked against the cost."""
+    cost = power.cost
+    held = player.get("hand")  # None: the table does not track this hand
+    iids = action.get("from_play") or []
+    if len(set(iids)) != len(iids):
+        raise BadAction(N_("'from_play' must list distinct card instance ids."))
+    play = [find_card(player, iid, "from_play") for iid in iids]
+    for entry in play:
+        card = entry["card"]
+        if card.get("kind") == "curse":
+            raise RuleViolation("discard-to-power", N_("%(card)s is a curse kept as a reminder"),
+                                card=card.get("name", "?"))
+        if card.get("kind") == power.kind and character.card_slug(card) == power.holder:
+            raise RuleViolation("discard-to-power", N_("%(card)s cannot pay for its own power"),
+                                card=card.get("name", "?"))
+    if cost.whole_hand:
+        if play:
+            raise RuleViolation("power-cost", N_("%(power)s takes the whole hand and nothing else"),
+                                power=said(power.name))
+        hand = action.get("from_hand", held)
+        if hand is None:
+            raise BadAction(N_("'from_hand' is required: how many cards the hand holds."))
+        if held is not None and hand != held:
+            raise RuleViolation("power-cost", said_plural(
+                "%(power)s takes the whole hand: %(n)s card", "%(power)s takes the whole hand: %(n)s cards",
+                held, power=said(power.name)))
+        if hand < cost.least:
+            raise RuleViolation("power-cost", said_plural(
+                "%(power)s needs a hand of at least %(n)s card", "%(power)s needs a hand of at least %(n)s cards",
+                cost.least, power=said(power.name)))
+        return hand, []
+    hand = action.get("from_hand", 0)
+    n = hand + len(play)
+    if cost.swap and play:
+        raise RuleViolation("power-cost", N_("%(power)s discards from the hand"), power=said(power.name))
+    if n < cost.least:
+        raise RuleViolation("power-cost", said_plural(
+            "%(power)s needs %(n)s card discarded", "%(power)s needs %(n)s cards discarded",
+            cost.least, power=said(power.name)))
+    if cost.most is not None and n > cost.most:
+        raise RuleViolation("power-cost", said_plural(
+            "%(power)s takes at most %(n)s card", "%(power)s takes at most %(n)s cards",
+            cost.most, power=said(power.name)))
+    if held is not None and hand > held and not cost.swap:
+        raise RuleViolation("power-cost", said_plural(
+            "%(name)s has %(n)s card in hand", "%(name)s has %(n)s cards in hand", held,
+            name=player["name"]))
+    return hand, play
+
+
+def _pay(power: Power, player: dict, hand: int, play: list[dict], ctx: Context) -> dict:
+    if player.get("hand") is not None and not power.cost.swap:
+        player["hand"] = max(0, player["hand"] - hand)
+    dropped = []
+    for entry in play:
+        if any(c["iid"] == entry["iid"] for c in player["cards"]):  # not already gone with another
+            dropped += sheet.discard(player, entry["iid"], ctx.edition)
+    n = hand + len(play)
+    if power.cost.swap:
+        words = said_plural("takes %(n)s card from the discards and discards %(n)s",
+                            "takes %(n)s cards from the discards and discards %(n)s", n)
+    elif n == 0:
+        words = said(N_("no discard"))
+    elif dropped:
+        words = said_plural("%(n)s card discarded, with %(cards)s", "%(n)s cards discarded, with %(cards)s",
+                            n, cards=", ".join(d["card"].get("name", "?") for d in dropped))
+    else:
+        words = said_plural("%(n)s card discarded", "%(n)s cards discarded", n)
+    return {"n": n, "said": words}
+
+
+# --- effects -------------------------------------------------------------------------------
+
+def _shot(state: dict, card: dict, by: int, for_: int, power: Power, **extra) -> None:
+    """The power's number joins the fight as a one-shot of the players' side, counted for
+    ``for_``; the card is named by the power's English name, as a card's printed name is."""
+    fight = state["combat"]
+    fight["one_shots"] = list(fight["one_shots"]) + [
+        {"side": "players", "card": card, "by": by, "for": for_, "power": power.id, **extra}]
+
+
+def _delegate(state: dict, kind: str, fields: dict, actor, ctx: Context) -> dict:
+    """Another action's reducer does the effect, with its own rules."""
+    return REDUCERS[kind](state, {"type": kind, **fields}, actor, ctx)
+
+
+def _effect(state, power, player, target, monster, paid, action, actor, ctx) -> list:
+    effect = power.effect
+    n = paid["n"]
+    if effect == "strength":
+        bonus = power.per_card * n if power.per_card is not None else action.get("bonus")
+        if not bonus:
+            return [said(N_("the bonus is on the card: the table adds it"))]
+        card = {"kind": "other", "name": power.name}
+        if power.tag:
+            card["effects"] = [{"stat": "strength", "value": bonus, "if": {"tag": power.tag}}]
+            _shot(state, card, player["id"], player["id"], power)
+            return [said(N_("+%(bonus)s to %(target)s against %(tag)s"), bonus=bonus,
+                         target=player["name"], tag=power.tag)]
+        card["bonus"] = bonus
+        _shot(state, card, player["id"], player["id"], power)
+        return [said(N_("+%(bonus)s to %(target)s in this fight"), bonus=bonus, target=player["name"])]
+    if effect == "backstab":
+        penalty = power.value if power.value is not None else action.get("bonus")
+        if not penalty:
+            return [said(N_("on %(target)s: the penalty is on the card, the table applies it"),
+                         target=target["name"])]
+        _shot(state, {"kind": "other", "name": power.name, "bonus": -penalty},
+              player["id"], target["id"], power)
+        return [said(N_("-%(penalty)s to %(target)s in this fight"), penalty=penalty, target=target["name"])]
+    if effect == "flight":
+        bonus = power.per_card * n
+        _shot(state, {"kind": "other", "name": power.name,
+                      "effects": [{"stat": "run_away", "value": bonus}]},
+              player["id"], player["id"], power, monster=monster)
+        ran = _delegate(state, "run_away", _roll(action, player, monster), actor, ctx)
+        return [said(N_("+%(bonus)s to the roll"), bonus=bonus), ran]
+    if effect == "second_try":
+        ran = _delegate(state, "run_away", _roll(action, player, monster), actor, ctx)
+        return [said(N_("the failed roll is rolled again")), ran]
+    if effect == "charm":
+        return [_delegate(state, "remove_monster", {"monster": monster}, actor, ctx)]
+    if effect == "theft":
+        return _theft(state, power, player, target, action, ctx)
+    if effect == "resurrection":
+        return [said(N_("takes the top discard instead of drawing face up"))]
+    return [said(N_("the table applies what the card says"))]
+
+
+def _roll(action: dict, player: dict, monster: int) -> dict:
+    fields = {"player": player["id"], "monster": monster}
+    if "roll" in action:
+        fields["roll"] = action["roll"]
+    return fields
+
+
+def _theft(state, power, player, target, action, ctx) -> list:
+    entry = find_card(target, action["item"], "item")
+    card = entry["card"]
+    if card.get("kind") != "item" or card.get("big"):
+        raise RuleViolation("power-theft-small-item", N_("%(card)s is not a Small item"),
+                            card=card.get("name", "?"))
+    character.check_play(player, card, ctx.edition)
+    if power.roll_needs:
+        roll = action.get("roll")
+        if roll is None:
+            roll = ctx.rng.randint(1, 6)
+        stolen = roll >= power.roll_needs
+    else:
+        roll, stolen = None, action["succeeded"]
+    if stolen:
+        target["cards"].remove(entry)
+        player["cards"].append({"iid": entry["iid"], "card": card, "equipped": False})
+        if roll is None:
+            return [said(N_("takes %(card)s from %(target)s"), card=card.get("name", "?"), target=target["name"])]
+        return [said(N_("rolls %(roll)s (needs %(needs)s): takes %(card)s from %(target)s"), roll=roll,
+                     needs=power.roll_needs, card=card.get("name", "?"), target=target["name"])]
+    if roll is None:
+        return [said(N_("the theft fails: the Thief card says what follows"))]
+    old = player["level"]
+    player["level"] = max(1, old - 1)  # a level is never below 1
+    return [said(N_("rolls %(roll)s (needs %(needs)s): caught, level %(old)s to %(new)s"), roll=roll,
+                 needs=power.roll_needs, old=old, new=player["level"])]
