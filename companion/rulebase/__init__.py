@@ -4,7 +4,15 @@ Each ``rulings/<topic>.json`` file holds a JSON list of ruling records (see docs
 "Rule ids")::
 
     {"id", "topic", "question", "answer", "reasoning", "keywords", "editions",
-     "citations": [{"edition", "source"}], "differs"}
+     "citations": [{"edition", "source"}], "differs",
+     "official"?: {"answer", "source", "editions"?}}
+
+``official`` (optional) is the publisher's later ruling (FAQ, rule updates) where it differs from
+what a box's rulebook prints: its answer, its source (``"Steve Jackson Games, ..."``) and the
+editions it covers (all five when omitted). A table that chose ``"official_updates"`` sees that
+answer first; every other table sees the printed one first (``ruling_for_edition``).
+A file's records have the file's name as topic (``sheet_rules.json`` may also say
+``sheet-rules``); every ``*.json`` file in the folder is read.
 
 The ids are the rule ids the engine's refusals carry. ``answer`` is the sentence a refusal shows
 on a phone; ``citation_for(ruling, edition)`` is the refusal's citation for the game's edition.
@@ -14,17 +22,22 @@ Public API::
     all_rulings() -> list[dict]
     get_ruling(rule_id) -> dict | None
     citation_for(ruling_or_id, edition) -> str
-    explain(rule_id, edition) -> (answer, citation)       # KeyError for an unknown id
+    explain(rule_id, edition, lang="en", official_updates=False) -> (answer, citation)
+        # KeyError for an unknown id; the official answer and source for such a table
+    official_for(ruling_or_id, edition) -> dict | None    # the official part given for edition
+    applies(ruling_or_id, edition, official_updates=False) -> bool
     topics() -> list[str]
     rulings_for_topic(topic) -> list[dict]
-    ruling_for_edition(ruling_or_id, edition) -> dict      # copy + "citation", "applies"
-    search(q, edition=None, limit=10) -> list[dict]       # best first
+    ruling_for_edition(ruling_or_id, edition, official_updates=False) -> dict
+        # copy + "citation", "applies", "answers" (printed and official, in the table's order)
+    search(q, edition=None, limit=10, official_updates=False) -> list[dict]  # best first
     localized(ruling, lang) -> dict                        # copy + "lang", "fallback"
     missing_translations(lang) -> list[str]               # rule ids without a text in lang
 
 Translations live in ``translations/<lang>.json``: an object mapping a rule id to
-``{"question", "answer", "reasoning", "keywords"?, "differs"?}`` in that language (``differs``
-exactly when the English ruling has one; ``keywords`` are what players of that language type,
+``{"question", "answer", "reasoning", "keywords"?, "differs"?, "official"?}`` in that language
+(``differs`` exactly when the English ruling has one, ``official`` (the official answer) exactly
+when the English ruling has an official part; ``keywords`` are what players of that language type,
 used by the search). An unknown id or a malformed entry raises ``RulebaseError``; a missing id
 is allowed (that ruling falls back to English, marked ``"fallback": True``).
 
@@ -77,7 +90,11 @@ UNSEEN_SECTIONS: dict[str, frozenset[str]] = {
 
 _KEYS = ("id", "topic", "question", "answer", "reasoning", "keywords", "editions", "citations",
          "differs")
+_OPTIONAL_KEYS = ("official",)
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_TOPIC = re.compile(r"^[a-z0-9]+(?:[-_][a-z0-9]+)*$")
+#: how an official ruling's source begins: the publisher, then the document and its part
+OFFICIAL_PUBLISHER = "Steve Jackson Games"
 
 
 class RulebaseError(ValueError):
@@ -103,10 +120,10 @@ def validate_record(rec, where: str = "ruling") -> None:
     missing = [k for k in _KEYS if k not in rec]
     if missing:
         _fail(where, f"missing key(s) {', '.join(missing)}")
-    extra = sorted(set(rec) - set(_KEYS))
+    extra = sorted(set(rec) - set(_KEYS) - set(_OPTIONAL_KEYS))
     if extra:
         _fail(where, f"unknown key(s) {', '.join(extra)}")
-    if not _nonempty_str(rec["topic"]) or not _SLUG.match(rec["topic"]):
+    if not _nonempty_str(rec["topic"]) or not _TOPIC.match(rec["topic"]):
         _fail(where, f"bad topic {rec['topic']!r}")
     for key in ("question", "answer", "reasoning"):
         if not _nonempty_str(rec[key]):
@@ -145,6 +162,24 @@ def validate_record(rec, where: str = "ruling") -> None:
         _fail(where, f"no citation for edition(s) {', '.join(uncited)}")
     if rec["differs"] is not None and not _nonempty_str(rec["differs"]):
         _fail(where, "differs must be null or a non-empty string")
+    if "official" in rec:
+        _validate_official(rec["official"], where)
+
+
+def _validate_official(off, where: str) -> None:
+    if not isinstance(off, dict) or not {"answer", "source"} <= set(off) \
+            or set(off) - {"answer", "source", "editions"}:
+        _fail(where, "official must be {'answer', 'source', 'editions'?}")
+    if not _nonempty_str(off["answer"]):
+        _fail(where, "official answer must be a non-empty string")
+    src = off["source"]
+    if not _nonempty_str(src) or not src.startswith(OFFICIAL_PUBLISHER + ", ") \
+            or not src[len(OFFICIAL_PUBLISHER) + 2:].strip():
+        _fail(where, f"official source {src!r} must read '{OFFICIAL_PUBLISHER}, <document>'")
+    eds = off.get("editions", list(BOOKS))
+    if not isinstance(eds, list) or not eds or any(ed not in BOOKS for ed in eds) \
+            or len(set(eds)) != len(eds):
+        _fail(where, f"official editions must be a list of distinct editions ({', '.join(BOOKS)})")
 
 
 def load_rulings(directory: Path | str = RULINGS_DIR) -> list[dict]:
@@ -166,7 +201,7 @@ def load_rulings(directory: Path | str = RULINGS_DIR) -> list[dict]:
         for i, rec in enumerate(data):
             where = f"{name} record {i}"
             validate_record(rec, where)
-            if rec["topic"] != path.stem:
+            if rec["topic"] not in (path.stem, path.stem.replace("_", "-")):
                 _fail(f"{where} (id {rec['id']!r})",
                       f"topic {rec['topic']!r} does not match its file {path.name}")
             if rec["id"] in where_of:
@@ -184,7 +219,7 @@ def _rulings() -> tuple[dict, ...]:
 # ------------------------------------------------------------------ translations
 
 _TEXT_KEYS = ("question", "answer", "reasoning")
-_TR_KEYS = frozenset(_TEXT_KEYS + ("keywords", "differs"))
+_TR_KEYS = frozenset(_TEXT_KEYS + ("keywords", "differs", "official"))
 _LANG = re.compile(r"^[a-z]{2,3}$")
 
 
@@ -238,6 +273,11 @@ def load_translations(lang: str, directory: Path | str = TRANSLATIONS_DIR,
             _fail(where, "the English ruling has a differs note: translate it too")
         if not has_differs and "differs" in entry:
             _fail(where, "differs given, but the English ruling has none")
+        has_official = "official" in by_id[rid]
+        if has_official and not _nonempty_str(entry.get("official")):
+            _fail(where, "the English ruling has an official answer: translate it too (\"official\")")
+        if not has_official and "official" in entry:
+            _fail(where, "official given, but the English ruling has none")
     return data
 
 
@@ -262,7 +302,8 @@ def localized(ruling: dict, lang) -> dict:
 
     Adds ``"lang"``: the language of the texts actually returned, and ``"fallback"``: True when
     ``lang`` was asked for but the ruling is only in English. ``question``, ``answer``,
-    ``reasoning``, ``differs`` and ``keywords`` are translated; ids, editions and citations
+    ``reasoning``, ``differs``, ``keywords`` and the official answer (also inside ``answers``,
+    when ``ruling_for_edition`` added them) are translated; ids, editions and citations
     (rulebook names and sections) stay as they are.
     """
     out = copy.deepcopy(ruling)
@@ -277,6 +318,13 @@ def localized(ruling: dict, lang) -> dict:
             out[key] = copy.deepcopy(entry[key])
     if out.get("differs") is not None and "differs" in entry:
         out["differs"] = entry["differs"]
+    if "official" in out and "official" in entry:
+        out["official"]["answer"] = entry["official"]
+    for shown in out.get("answers", ()):
+        if shown["kind"] == "printed":
+            shown["answer"] = out["answer"]
+        elif "official" in entry:
+            shown["answer"] = entry["official"]
     out["lang"] = want
     out["fallback"] = False
     return out
@@ -337,43 +385,76 @@ def citation_for(ruling: dict | str, edition: str | None) -> str:
     return f"Not in {book}; {cites[0]['source']}"
 
 
-def ruling_for_edition(ruling: dict | str, edition: str | None) -> dict:
-    """A copy of the ruling with ``citation`` (for ``edition``) and ``applies`` added."""
+def official_for(ruling: dict | str, edition: str | None) -> dict | None:
+    """The ruling's official part when it covers ``edition`` (any edition when None), else None."""
     if isinstance(ruling, str):
-        rec = _by_id().get(ruling)
-        if rec is None:
-            raise KeyError(ruling)
-        ruling = rec
+        ruling = _record(ruling)
+    off = ruling.get("official")
+    if off is None:
+        return None
+    if edition is not None and edition not in off.get("editions", EDITION_IDS):
+        return None
+    return off
+
+
+def applies(ruling: dict | str, edition: str, official_updates: bool = False) -> bool:
+    """Whether the ruling holds at a table of ``edition``: its rulebook states it, or the table
+    follows the official rulings and the ruling's official part covers that edition."""
+    if isinstance(ruling, str):
+        ruling = _record(ruling)
+    if edition in ruling["editions"]:
+        return True
+    return bool(official_updates) and official_for(ruling, edition) is not None
+
+
+def ruling_for_edition(ruling: dict | str, edition: str | None,
+                       official_updates: bool = False) -> dict:
+    """A copy of the ruling with ``citation`` (for ``edition``), ``applies`` and ``answers``.
+
+    ``answers`` lists what to show, in order: the printed answer (``kind`` "printed", its
+    ``source`` the citation) and, when the ruling has an official part for the edition, the
+    official one (``kind`` "official", its ``source`` the publisher's document). A table that
+    follows the official rulings (``official_updates``) gets the official answer first.
+    """
+    if isinstance(ruling, str):
+        ruling = _record(ruling)
     out = copy.deepcopy(ruling)
     out["citation"] = citation_for(ruling, edition)
-    out["applies"] = edition is None or edition in ruling["editions"]
+    out["applies"] = edition is None or applies(ruling, edition, official_updates)
+    printed = {"kind": "printed", "answer": ruling["answer"], "source": out["citation"]}
+    answers = [printed]
+    off = official_for(ruling, edition)
+    if off is not None:
+        official = {"kind": "official", "answer": off["answer"], "source": off["source"]}
+        answers = [official, printed] if official_updates else [printed, official]
+    out["answers"] = answers
+    out["official_first"] = bool(official_updates) and off is not None
     return out
 
 
-def explain(rule_id: str, edition: str | None = None, lang: str = SOURCE_LANG) -> tuple[str, str]:
-    """(answer sentence, citation for ``edition``) of a rule id; KeyError if unknown.
-
-    The answer is in ``lang`` when the ruling has a translation there, else in English; the
-    citation names the rulebook and its section as printed.
-    """
+def _record(rule_id: str) -> dict:
     rec = _by_id().get(rule_id)
     if rec is None:
         raise KeyError(rule_id)
-    answer = rec["answer"]
+    return rec
+
+
+def explain(rule_id: str, edition: str | None = None, lang: str = SOURCE_LANG,
+            official_updates: bool = False) -> tuple[str, str]:
+    """(answer sentence, citation for ``edition``) of a rule id; KeyError if unknown.
+
+    The answer is in ``lang`` when the ruling has a translation there, else in English; the
+    citation names the rulebook and its section as printed. A table that follows the official
+    rulings (``official_updates``) gets the official answer and its source where the ruling has
+    one for ``edition``.
+    """
+    rec = _record(rule_id)
     want = normalize_lang(lang)
-    if want != SOURCE_LANG:
-        answer = _translations(want).get(rule_id, {}).get("answer", answer)
-    return answer, citation_for(rec, edition)
-
-
-def applies(ruling: dict | str, edition: str) -> bool:
-    """Whether the ruling is stated in ``edition``'s rulebook."""
-    if isinstance(ruling, str):
-        rec = _by_id().get(ruling)
-        if rec is None:
-            raise KeyError(ruling)
-        ruling = rec
-    return edition in ruling["editions"]
+    entry = _translations(want).get(rule_id, {}) if want != SOURCE_LANG else {}
+    off = official_for(rec, edition) if official_updates else None
+    if off is not None:
+        return entry.get("official", off["answer"]), off["source"]
+    return entry.get("answer", rec["answer"]), citation_for(rec, edition)
 
 
 # The submodule is imported here, before the function below is defined: importing
@@ -383,13 +464,14 @@ def applies(ruling: dict | str, edition: str) -> bool:
 from . import search as _search_mod  # noqa: E402
 
 
-def search(q: str, edition: str | None = None, limit: int = 10) -> list[dict]:
+def search(q: str, edition: str | None = None, limit: int = 10,
+           official_updates: bool = False) -> list[dict]:
     """Rulings that answer the player's question ``q``, best first (see ``search.py``)."""
-    return _search_mod.search(q, edition=edition, limit=limit)
+    return _search_mod.search(q, edition=edition, limit=limit, official_updates=official_updates)
 
 
-__all__ = ["BOOKS", "EDITION_IDS", "RulebaseError", "SOURCE_LANG", "all_rulings", "applies",
+__all__ = ["BOOKS", "EDITION_IDS", "OFFICIAL_PUBLISHER", "RulebaseError", "SOURCE_LANG", "all_rulings", "applies",
            "citation_for", "explain", "get_ruling", "load_rulings", "load_translations",
-           "localized", "missing_translations", "normalize_lang", "reload",
+           "localized", "missing_translations", "normalize_lang", "official_for", "reload",
            "ruling_for_edition", "rulings_for_topic", "search", "UNSEEN_SECTIONS",
            "topics", "validate_record"]

@@ -15,8 +15,10 @@ answer, the reasoning, the differs note). A query token the index has never seen
 fuzzily (rapidfuzz) against the index vocabulary, so "helpr", "chairty" or "escpae" still
 land. Scores are BM25-like per token, plus a bonus for query word pairs that appear side by
 side in a ruling's question or keywords. With an edition, rulings stated in its rulebook get a
-boost and the others a light penalty (they still show: a table may want to know what another
-edition says). A query takes well under a millisecond on ~120 rulings.
+boost, rulings the publisher's later rulings give for it come next (as high as its own when the
+table follows them), and the others a penalty that puts them below the table's own rulings
+(they still show: a table may want to know what another edition says). A ruling's official
+answer is indexed too. A query takes well under a millisecond on ~150 rulings.
 
 A question written mostly in Cyrillic is searched in Russian instead: against a second index
 built the same way from the Russian texts and keywords (``translations/ru.json``; a ruling not
@@ -36,7 +38,7 @@ from functools import lru_cache
 
 from rapidfuzz import fuzz, process
 
-from . import _rulings, _translations
+from . import _rulings, _translations, official_for
 
 # ------------------------------------------------------------------ text normalization
 
@@ -99,6 +101,18 @@ _PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("new", "character"): ("respawn",),
     ("come", "back"): ("respawn",),
     ("comes", "back"): ("respawn",),
+    # not having something: a curse or card with nothing to act on
+    ("dont", "have"): ("missing",),
+    ("do", "not", "have"): ("missing",),
+    ("doesnt", "have"): ("missing",),
+    ("didnt", "have"): ("missing",),
+    ("havent", "got"): ("missing",),
+    ("have", "no"): ("missing",),
+    ("has", "no"): ("missing",),
+    ("back", "out"): ("leave",),
+    ("backing", "out"): ("leave",),
+    ("bow", "out"): ("leave",),
+    ("drop", "out"): ("leave",),
     ("chess", "club"): ("chess",),
     ("sports", "club"): ("sports",),
     ("potions", "club"): ("potions",),
@@ -193,6 +207,22 @@ _syn("undead", "undead", "zombie", "zombies")
 _syn("wolf", "wolf", "wolves")
 _syn("babushka", "babushka", "babushkas", "granny", "grannies")
 _syn("dragon", "dragon", "dragons")
+_syn("missing", "missing", "lack", "lacking", "lacks", "without", "none")
+_syn("during", "during", "mid", "middle", "midst", "while", "meanwhile", "midway", "amid")
+_syn("choose", "choose", "chooses", "chose", "chosen", "choosing", "choice", "pick", "picks",
+     "picked", "picking", "decide", "decides", "decided", "select", "selects", "which")
+_syn("self", "self", "myself", "yourself", "himself", "herself", "themselves", "ourselves",
+     "own")
+_syn("thief", "thief", "thieves", "rogue")
+_syn("cleric", "cleric", "clerics", "priest", "healer")
+_syn("charm", "charm", "charms", "charmed", "charming")
+_syn("berserk", "berserk", "berserking", "berserks", "rage")
+
+# every edition's class (club) and race names, as canonical tokens
+_CLASS_NAMES = ("warrior", "wizard", "thief", "cleric", "professor", "royalty", "soldier",
+                "cossack", "oligarch", "athlete", "hacker", "chess", "sports", "potions",
+                "forbidden")
+_RACE_NAMES = ("elf", "dwarf", "halfling", "human", "dog", "fox", "mouse", "pony")
 
 # query-only expansions: a token also counts, at a lower weight, as these tokens
 _EXPAND: dict[str, tuple[tuple[str, float], ...]] = {
@@ -219,12 +249,15 @@ _EXPAND: dict[str, tuple[tuple[str, float], ...]] = {
     "mate": (("monster", 0.3),),
     "limit": (("many", 0.5),),
     "many": (("limit", 0.5),),
+    # a class or race named by name is a question about classes or races too
+    **{name: (("class", 0.5),) for name in _CLASS_NAMES},
+    **{name: (("race", 0.5),) for name in _RACE_NAMES},
 }
 
 _STOP = frozenset("""
-a an the i me my mine myself you your yours u ur can cant could couldnt do does did doesnt
+a an the i me my mine you your yours u ur can cant could couldnt do does did doesnt
 dont didnt is isnt are arent am be been being it its im ive id ill to of in on at for with and
-or if so what whats how when who whose which this that these those there theres here get gets
+or if so what whats how when who whose this that these those there theres here get gets
 got getting have has had hasnt havent still just any some will wont would wouldnt should
 shouldnt we us our they them their theyre he she him her his hers as by from up out about
 into than then too very way like really ok okay hey pls please plz yes no not nope yeah yep
@@ -433,7 +466,7 @@ def ru_tokens(text: str) -> list[str]:
 # ------------------------------------------------------------------ the index
 
 _FIELD_WEIGHTS = {"question": 3.0, "keywords": 3.0, "name": 2.0, "answer": 1.5,
-                  "reasoning": 0.6, "differs": 0.4}
+                  "official": 1.0, "reasoning": 0.6, "differs": 0.4}
 _K1 = 4.0
 _B = 0.25
 
@@ -466,6 +499,7 @@ def _fields_en(rec: dict) -> dict[str, list[list[str]]]:
         "answer": [tokens(rec["answer"])],
         "reasoning": [tokens(rec["reasoning"])],
         "differs": [tokens(rec["differs"] or "")],
+        "official": [tokens((rec.get("official") or {}).get("answer", ""))],
     }
 
 
@@ -479,6 +513,8 @@ def _fields_ru(rec: dict) -> dict[str, list[list[str]]]:
         "answer": [tok(src["answer"])],
         "reasoning": [tok(src["reasoning"])],
         "differs": [tok(src.get("differs") or "")],
+        "official": [tok(tr.get("official", "") if tr is not None
+                         else (rec.get("official") or {}).get("answer", ""))],
     }
 
 
@@ -546,18 +582,40 @@ def _query_terms(q: str, lang: str = "en") -> tuple[dict[str, float], list[str]]
         for extra, ew in _EXPAND.get(t, ()):
             if extra in idx.idf:
                 terms[extra] = max(terms.get(extra, 0.0), w * ew)
+    # two different classes (or races) named in one question ask about having both at once
+    for names, kind in ((_CLASS_NAMES, "class"), (_RACE_NAMES, "race")):
+        if len(set(seq) & set(names)) >= 2:
+            for extra in ("two", kind):
+                if extra in idx.idf:
+                    terms[extra] = 1.0
     return terms, seq
 
 
+#: how a ruling's score changes at a table of a given edition: stated in that edition's rulebook;
+#: not printed there but given for it by the publisher's later rulings (the table follows them,
+#: or not); neither. Rulings that hold at the table come first, the others still show below.
 EDITION_BOOST = 1.15
-EDITION_PENALTY = 0.75
+OFFICIAL_FOLLOWED = 1.15
+OFFICIAL_NOT_FOLLOWED = 0.8
+EDITION_PENALTY = 0.5
 
 
-def score_all(q: str, edition: str | None = None,
-              lang: str | None = None) -> list[tuple[float, dict]]:
+def edition_weight(rec: dict, edition: str, official_updates: bool = False) -> float:
+    if edition in rec["editions"]:
+        return EDITION_BOOST
+    if official_for(rec, edition) is not None:
+        return OFFICIAL_FOLLOWED if official_updates else OFFICIAL_NOT_FOLLOWED
+    return EDITION_PENALTY
+
+
+def score_all(q: str, edition: str | None = None, lang: str | None = None,
+              official_updates: bool = False) -> list[tuple[float, dict]]:
     """(score, ruling) for every ruling with a positive score, best first (internal records).
 
-    ``lang`` ("en" or "ru") picks the index; by default the script of ``q`` decides.
+    ``lang`` ("en" or "ru") picks the index; by default the script of ``q`` decides. With an
+    ``edition``, each score is weighted by ``edition_weight``: rulings its rulebook states are
+    boosted, rulings the publisher's later rulings give for it come next (boosted too when the
+    table follows them, ``official_updates``), any other is penalized.
     """
     lang = lang if lang in ("en", "ru") else query_lang(q)
     idx = _index(lang)
@@ -583,21 +641,23 @@ def score_all(q: str, edition: str | None = None,
             s += 0.6 * (idx.idf.get(a, 0) + idx.idf.get(b, 0))
         s *= 0.6 + 0.4 * (matched / total_w)  # reward covering more of the question
         if edition:
-            s *= EDITION_BOOST if edition in doc.rec["editions"] else EDITION_PENALTY
+            s *= edition_weight(doc.rec, edition, official_updates)
         scored.append((s, doc.rec))
     scored.sort(key=lambda x: (-x[0], x[1]["id"]))
     return scored
 
 
-def search(q: str, edition: str | None = None, limit: int = 10) -> list[dict]:
+def search(q: str, edition: str | None = None, limit: int = 10,
+           official_updates: bool = False) -> list[dict]:
     """The rulings best answering ``q``, best first, as copies of the records.
 
-    ``edition`` (a game's edition id) boosts rulings stated in that rulebook and lightly
-    penalizes the others; an unknown edition id is ignored. ``limit`` caps the list.
+    ``edition`` (a game's edition id) boosts rulings that hold at that table and penalizes the
+    others (``official_updates``: the table follows the publisher's later rulings); an unknown
+    edition id is ignored. ``limit`` caps the list.
     """
     from . import BOOKS
     if not isinstance(q, str) or not q.strip() or limit <= 0:
         return []
     if edition not in BOOKS:
         edition = None
-    return [copy.deepcopy(rec) for _, rec in score_all(q, edition)[:limit]]
+    return [copy.deepcopy(rec) for _, rec in score_all(q, edition, official_updates=official_updates)[:limit]]

@@ -3,15 +3,29 @@
 Rulings come in the asker's language (``flask_babel.get_locale()``: ``?lang=``, the ``lang``
 cookie, then Accept-Language), marked ``"lang"`` and ``"fallback"`` (True when only the English
 text exists yet); a page says so next to a ruling shown in English.
+
+The arbiter knows the table it was opened from: ``?game=<code>`` (or, on the first page, a
+same-site Referer that is one of the game's pages). The game gives the edition (unless
+``?edition=`` picks another rulebook) and whether the table follows the publisher's official
+rulings (``state["variants"]["official_updates"]``): such a table sees a ruling's official answer
+first and the printed one second, every other table the reverse. Every link of the rules pages
+carries ``game`` on, and each page links back to the game.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, jsonify, render_template, request
+import re
+from urllib.parse import urlencode, urlsplit
+
+from flask import Blueprint, abort, jsonify, render_template, request, url_for
 from flask_babel import get_locale
 
 from companion import rulebase
 from companion.engine.editions import EDITIONS
+from companion.store import NotFound
+
+from .common import CODE_RE, normal_code, store
+from .security import same_site_referrer
 
 bp = Blueprint("rules", __name__)
 
@@ -29,7 +43,12 @@ TOPIC_LABELS = {
     "monsters": N_("Monsters"), "races-classes": N_("Races and classes"),
     "running-away": N_("Running away"), "selling": N_("Selling"), "setup": N_("Setup"),
     "trading": N_("Trading"), "turns": N_("Turns"), "variants": N_("Variants"),
+    "official": N_("Official rulings"), "powers": N_("Class and race powers"),
+    "sheet-rules": N_("Character sheet"), "sheet_rules": N_("Character sheet"),
 }
+
+# A game page the rules were opened from: /games/<code>, /games/<code>/host, /join/<code>, ...
+_GAME_PATH = re.compile(r"^/(?:games|join)/([A-Za-z0-9]{3,12})(?:/|$)")
 
 
 @bp.after_request
@@ -40,28 +59,84 @@ def _vary_by_language(response):
     return response
 
 
-def _edition() -> str | None:
+def _table() -> dict | None:
+    """The game these rules were opened from, as ``{"code", "edition", "official"}``, or None.
+
+    ``?game=<code>`` names it; without one, a Referer from one of that game's pages does. A
+    code that is malformed or names no game is ignored: the rules still answer, without a table.
+    """
+    code = request.args.get("game")
+    if not code:
+        referrer = same_site_referrer()
+        match = _GAME_PATH.match(urlsplit(referrer).path) if referrer else None
+        code = match.group(1) if match else None
+    if not code or not CODE_RE.match(code):
+        return None
+    code = normal_code(code)
+    try:
+        state = store().load(code)
+    except NotFound:
+        return None
+    variants = state.get("variants") or {}
+    return {"code": code, "edition": state.get("edition"),
+            "official": bool(variants.get("official_updates"))}
+
+
+def _edition(table: dict | None) -> str | None:
     edition = request.args.get("edition")
-    return edition if edition in EDITIONS else None
+    if edition in EDITIONS:
+        return edition
+    if table and table["edition"] in EDITIONS and "edition" not in request.args:
+        return table["edition"]
+    return None
+
+
+def _official(table: dict | None) -> bool:
+    """Official answers first: the table chose so, or ``?official=1`` asks for it."""
+    return bool(table and table["official"]) or request.args.get("official") == "1"
 
 
 def _lang() -> str:
     return rulebase.normalize_lang(get_locale())
 
 
-def _shown(ruling: dict, edition: str | None, lang: str) -> dict:
-    """The ruling as a phone gets it: citation for the edition, texts in ``lang``."""
-    return rulebase.localized(rulebase.ruling_for_edition(ruling, edition), lang)
+def _shown(ruling: dict, edition: str | None, official: bool, lang: str) -> dict:
+    """The ruling as a phone gets it: citation for the edition, both answers in the table's
+    order, texts in ``lang``."""
+    return rulebase.localized(rulebase.ruling_for_edition(ruling, edition, official), lang)
+
+
+def _context() -> dict:
+    """What every rules page needs: the edition, the table, and the way to link on and back."""
+    table = _table()
+    edition = _edition(table)
+    official = _official(table)
+    carried = {"game": table["code"]} if table else {}
+    if official and not table:
+        carried["official"] = "1"
+
+    def rules_url(path: str = "/rules", **params) -> str:
+        """A rules-page link that keeps the table (and the edition) it was opened with."""
+        query = {**({"edition": edition} if edition else {}), **carried,
+                 **{k: v for k, v in params.items() if v is not None}}
+        return path + ("?" + urlencode(query) if query else "")
+
+    back = url_for("pages.game", code=table["code"]) if table else None
+    return {"table": table, "edition": edition, "official": official, "carried": carried,
+            "rules_url": rules_url, "back_to_game": back}
 
 
 @bp.get("/api/rules")
 def api_search():
     q = request.args.get("q", "")[:200]
-    edition = _edition()
+    ctx = _context()
+    edition, official = ctx["edition"], ctx["official"]
     lang = _lang()
-    found = rulebase.search(q, edition=edition, limit=10) if q.strip() else rulebase.all_rulings()
-    rulings = [_shown(r, edition, lang) for r in found]
-    return jsonify({"rulings": rulings})
+    found = (rulebase.search(q, edition=edition, limit=10, official_updates=official)
+             if q.strip() else rulebase.all_rulings())
+    rulings = [_shown(r, edition, official, lang) for r in found]
+    return jsonify({"rulings": rulings, "edition": edition, "official_updates": official,
+                    "game": ctx["table"]["code"] if ctx["table"] else None})
 
 
 @bp.get("/api/rules/<rule_id>")
@@ -69,26 +144,28 @@ def api_ruling(rule_id):
     ruling = rulebase.get_ruling(rule_id)
     if ruling is None:
         return jsonify({"error": {"message": f"There is no ruling {rule_id!r}."}}), 404
-    return jsonify(_shown(ruling, _edition(), _lang()))
+    ctx = _context()
+    return jsonify(_shown(ruling, ctx["edition"], ctx["official"], _lang()))
 
 
 @bp.get("/rules")
 def ask():
     q = request.args.get("q", "")[:200]
-    edition = _edition()
+    ctx = _context()
+    edition, official = ctx["edition"], ctx["official"]
     topic = request.args.get("topic")
     if q.strip():
-        results = rulebase.search(q, edition=edition, limit=8)
+        results = rulebase.search(q, edition=edition, limit=8, official_updates=official)
     elif topic in rulebase.topics():
         results = rulebase.rulings_for_topic(topic)
     else:
         results = []
     lang = _lang()
-    results = [_shown(r, edition, lang) for r in results]
+    results = [_shown(r, edition, official, lang) for r in results]
     template = "rules/_results.html" if request.headers.get("HX-Request") == "true" else "rules/ask.html"
-    response = render_template(template, q=q, edition=edition, topic=topic, results=results,
-                               topics=rulebase.topics(), topic_labels=TOPIC_LABELS,
-                               editions=EDITIONS.values())
+    response = render_template(template, q=q, topic=topic, results=results,
+                               topics=rulebase.topics(), topic_labels=_topic_labels(),
+                               editions=EDITIONS.values(), **ctx)
     return response, 200, {"Vary": "HX-Request"}
 
 
@@ -97,6 +174,13 @@ def ruling(rule_id):
     found = rulebase.get_ruling(rule_id)
     if found is None:
         abort(404)
-    edition = _edition()
-    return render_template("rules/ruling.html", ruling=_shown(found, edition, _lang()),
-                           edition=edition, editions=EDITIONS, topic_labels=TOPIC_LABELS)
+    ctx = _context()
+    return render_template("rules/ruling.html",
+                           ruling=_shown(found, ctx["edition"], ctx["official"], _lang()),
+                           editions=EDITIONS, topic_labels=_topic_labels(), **ctx)
+
+
+def _topic_labels() -> dict[str, str]:
+    """A label for every topic, also one a new rulings file brings (its name in words)."""
+    return {t: TOPIC_LABELS.get(t) or t.replace("-", " ").replace("_", " ").capitalize()
+            for t in rulebase.topics()}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 from .conftest import seated_phone, shot
@@ -9,7 +11,7 @@ from .conftest import seated_phone, shot
 
 def test_asking_the_rules_from_the_game_page_finds_the_ruling_with_its_citation(server, phones):
     (phone,) = phones(1)
-    seated_phone(server, phone, "classic", "Ann", "female")
+    code = seated_phone(server, phone, "classic", "Ann", "female")
     box = phone.get_by_label("Ask the rules")
     box.fill("can i sell stuff to hit lvl 10")
     box.press("Enter")
@@ -23,6 +25,11 @@ def test_asking_the_rules_from_the_game_page_finds_the_ruling_with_its_citation(
     phone.locator(".ruling-hit a").first.click()
     expect(phone.locator("#ruling h1")).to_be_visible()
     expect(phone.locator("#ruling")).to_contain_text("Asking For Help")
+    # The rules pages remember the game they were opened from, and lead back to it.
+    phone.get_by_role("link", name="Ask another question").click()
+    expect(phone.locator("#rules-q")).to_be_visible()
+    phone.get_by_role("link", name=f"Back to the game ({code})").click()
+    expect(phone).to_have_url(re.compile(rf"/games/{code}$"))
 
 
 def test_a_refusal_on_a_phone_links_to_its_full_ruling(server, phones):
