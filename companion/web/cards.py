@@ -20,8 +20,11 @@ from .common import normal_code, store
 from .pages import _actor
 
 from . import words  # words in the asker's language
+from .card_words import effects_in_words, requirements_in_words
 
 bp = Blueprint("cards", __name__)
+bp.add_app_template_filter(effects_in_words, "effects_in_words")
+bp.add_app_template_filter(requirements_in_words, "requirements_in_words")
 
 KINDS = ("monster", "curse", "enhancer", "item", "one-shot", "race", "class", "half-breed",
          "super-munchkin", "ally", "go-up-a-level", "other")
@@ -55,6 +58,18 @@ def _search(q: str | None, set_: str | None, kind: str | None, state: dict | Non
                                  limit=limit or 10_000, extra=list(extra))
 
 
+def _results(q: str | None, set_: str | None, kind: str | None, state: dict | None) -> dict:
+    """The lookup's lists. Opened from a game (and no set chosen), the table's rulebook and
+    its house cards come first; the other sets follow in a second list, below a divider."""
+    if state is None or set_:
+        return {"table": _search(q, set_, kind, state, SEARCH_LIMIT), "others": [], "edition": None}
+    edition = state["edition"]
+    found = _search(q, None, kind, state, None)
+    return {"table": [c for c in found if c.get("set") in (edition, "house")][:SEARCH_LIMIT],
+            "others": [c for c in found if c.get("set") not in (edition, "house")][:SEARCH_LIMIT],
+            "edition": edition}
+
+
 @bp.get("/api/cards")
 def api_search():
     q = request.args.get("q", "")[:100]
@@ -79,20 +94,22 @@ def api_card(set_, name_id):
 def lookup():
     code = request.args.get("game")
     state = _game_state(code)
+    catalog = load_catalog()
     return render_template("cards/lookup.html", state=words.public_state(state) if state else None,
-                           sets=load_catalog().sets, kinds=KINDS, q=request.args.get("q", ""),
-                           set_=request.args.get("set", ""), kind=request.args.get("kind", ""),
-                           results=_search(request.args.get("q"), request.args.get("set"),
-                                           request.args.get("kind"), state, SEARCH_LIMIT))
+                           sets=catalog.sets, set_names=catalog.set_names, kinds=KINDS,
+                           q=request.args.get("q", ""), set_=request.args.get("set", ""),
+                           kind=request.args.get("kind", ""),
+                           **_results(request.args.get("q", "")[:100], request.args.get("set"),
+                                      request.args.get("kind"), state))
 
 
 @bp.get("/cards/search")
 def search_fragment():
     """The results list, re-fetched as the player types (htmx active search)."""
     state = _game_state(request.args.get("game"))
-    results = _search(request.args.get("q", "")[:100], request.args.get("set"), request.args.get("kind"),
-                      state, SEARCH_LIMIT)
-    response = Response(render_template("cards/_results.html", results=results,
+    results = _results(request.args.get("q", "")[:100], request.args.get("set"), request.args.get("kind"),
+                       state)
+    response = Response(render_template("cards/_results.html", **results, set_names=load_catalog().set_names,
                                         state=state, q=request.args.get("q", "")))
     response.headers["Vary"] = "HX-Request"
     return response

@@ -22,6 +22,7 @@ def test_typos_find_their_cards_as_the_player_types_and_the_card_page_starts_the
     table.open(ann_phone, ann)
     table.open(bob_phone, bob)
 
+    ann_phone.get_by_role("navigation", name="Game sections").get_by_role("link", name="Fight").click()
     ann_phone.get_by_role("link", name="Find the monster").click()
     ann_phone.wait_for_url("**/cards?*")
     type_into_lookup(ann_phone, "drooling slim")
@@ -29,6 +30,11 @@ def test_typos_find_their_cards_as_the_player_types_and_the_card_page_starts_the
     # The result arrives while typing (150 ms debounce), well within a second, no submit.
     expect(first).to_contain_text("Drooling Slime", timeout=1500)
     assert "q=" not in ann_phone.url  # the page never navigated: htmx swapped the list
+    # The table's rulebook first; the other sets (an Oz card sounds alike) only below a divider.
+    expect(ann_phone.locator("#table-cards-h")).to_contain_text("Munchkin (classic)")
+    expect(ann_phone.locator("#table-cards li").first).to_contain_text("classic")
+    for line in ann_phone.locator("#table-cards li").all_inner_texts():
+        assert line.rstrip().endswith(("classic", "house")), line
     shot(ann_phone, "cards-01-typo-drooling-slim")
     first.get_by_role("link").click()
     expect(ann_phone.locator("#card-page h1")).to_have_text("Drooling Slime")
