@@ -22,9 +22,11 @@ from companion.engine.words import N_, said, said_plural
 
 from . import words
 
-# A wording: one msgid, or a (singular, plural) pair chosen through ngettext by the count; both
-# may use ``%(value)s`` (the signed number, "+2") and ``%(n)s`` (the count, "2").
-Wording = Union[str, tuple[str, str]]
+# A wording: one msgid, or a plural pair chosen through ngettext by the count, written as a
+# ``said_plural(singular, plural, 0)`` so extraction makes it one plural entry (the count is
+# filled in when it is said); both may use ``%(value)s`` (the signed number, "+2") and
+# ``%(n)s`` (the count, "2").
+Wording = Union[str, dict]
 
 VOICES = ("holder", "monster")
 MONSTER_VOICE_KINDS = frozenset({"monster", "enhancer"})
@@ -42,14 +44,14 @@ EFFECT_WORDS: dict[str, dict[str, Wording]] = {
         "monster": N_("%(value)s to the Run Away rolls of the players facing it"),
     },
     "hand_limit": {
-        "holder": (N_("You may keep %(n)s card in your hand"), N_("You may keep %(n)s cards in your hand")),
-        "monster": (N_("The players facing it may keep %(n)s card in hand"),
-                    N_("The players facing it may keep %(n)s cards in hand")),
+        "holder": said_plural("You may keep %(n)s card in your hand", "You may keep %(n)s cards in your hand", 0),
+        "monster": said_plural("The players facing it may keep %(n)s card in hand",
+                    "The players facing it may keep %(n)s cards in hand", 0),
     },
     "big_items": {
-        "holder": (N_("You may carry %(n)s Big item"), N_("You may carry %(n)s Big items")),
-        "monster": (N_("The players facing it may carry %(n)s Big item"),
-                    N_("The players facing it may carry %(n)s Big items")),
+        "holder": said_plural("You may carry %(n)s Big item", "You may carry %(n)s Big items", 0),
+        "monster": said_plural("The players facing it may carry %(n)s Big item",
+                    "The players facing it may carry %(n)s Big items", 0),
     },
     "wins_ties": {
         "holder": N_("You win ties in combat"),
@@ -68,13 +70,13 @@ EFFECT_WORDS: dict[str, dict[str, Wording]] = {
         "monster": N_("The players facing it escape without a Run Away roll"),
     },
     "treasures": {
-        "holder": (N_("%(value)s Treasure for each monster you kill"),
-                   N_("%(value)s Treasures for each monster you kill")),
-        "monster": (N_("%(value)s Treasure for killing it"), N_("%(value)s Treasures for killing it")),
+        "holder": said_plural("%(value)s Treasure for each monster you kill",
+                   "%(value)s Treasures for each monster you kill", 0),
+        "monster": said_plural("%(value)s Treasure for killing it", "%(value)s Treasures for killing it", 0),
     },
     "levels": {
-        "holder": (N_("%(value)s level for each monster you kill"), N_("%(value)s levels for each monster you kill")),
-        "monster": (N_("%(value)s level for killing it"), N_("%(value)s levels for killing it")),
+        "holder": said_plural("%(value)s level for each monster you kill", "%(value)s levels for each monster you kill", 0),
+        "monster": said_plural("%(value)s level for killing it", "%(value)s levels for killing it", 0),
     },
     # Monster conditions.
     "no_pursuit": {
@@ -194,8 +196,8 @@ def effect_said(effect: dict, voice: str, set_: str | None = None) -> list[dict]
         main = said(ANY_BIG_ITEMS[voice])
     else:
         wording = _lookup(EFFECT_WORDS, stat, "effect stat")[voice]
-        if isinstance(wording, tuple):
-            main = said_plural(wording[0], wording[1], abs(value), value=_signed(value))
+        if isinstance(wording, dict):
+            main = said_plural(wording["said"], wording["plural"], abs(value), value=_signed(value))
         else:
             main = said(wording, value=_signed(value), n=abs(value))
     parts = [main]

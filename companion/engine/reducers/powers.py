@@ -20,6 +20,13 @@ from ..powers import Power
 from ..state import combat_view, find_card, find_player
 from ..words import N_, event, event_words, said, said_plural
 
+# The monster groups a power names, as words (the same msgids as the card pages').
+TAG_WORDS = {"undead": N_("Undead"), "dragon": N_("a Dragon"), "plant": N_("a Plant")}
+
+
+def _tag_said(tag: str) -> dict:
+    return said(TAG_WORDS.get(tag, tag))
+
 event_words("power", N_("%(name)s uses %(power)s (%(cost)s)"))
 
 # The fields each effect takes besides player, power, from_hand and from_play.
@@ -130,7 +137,7 @@ def _timing(state: dict, power: Power, player: dict, target: dict | None, action
                                     name=target["name"])
         if power.tag and not any(power.tag in (m.get("tags") or ()) and not m["gone"]
                                  for m in combat_view(state, helpers=False)["monsters"]):
-            raise RuleViolation(power.rule, N_("no monster in this fight is %(tag)s"), tag=power.tag)
+            raise RuleViolation(power.rule, N_("no monster in this fight is %(tag)s"), tag=_tag_said(power.tag))
         if power.needs_monster:
             index = _monster_index(state, action)
             if combat_view(state, helpers=False)["monsters"][index]["gone"]:
@@ -308,7 +315,7 @@ def _effect(state, power, player, target, monster, paid, action, actor, ctx) -> 
             card["effects"] = [{"stat": "strength", "value": bonus, "if": {"tag": power.tag}}]
             _shot(state, card, player["id"], player["id"], power)
             return [said(N_("+%(bonus)s to %(target)s against %(tag)s"), bonus=bonus,
-                         target=player["name"], tag=power.tag)]
+                         target=player["name"], tag=_tag_said(power.tag))]
         card["bonus"] = bonus
         _shot(state, card, player["id"], player["id"], power)
         return [said(N_("+%(bonus)s to %(target)s in this fight"), bonus=bonus, target=player["name"])]
