@@ -197,7 +197,8 @@ def effect_said(effect: dict, voice: str, set_: str | None = None) -> list[dict]
     else:
         wording = _lookup(EFFECT_WORDS, stat, "effect stat")[voice]
         if isinstance(wording, dict):
-            main = said_plural(wording["said"], wording["plural"], abs(value), value=_signed(value))
+            # Not written with literal keys: extraction would take them for a plural msgid.
+            main = {**wording, "n": abs(value), "value": _signed(value)}
         else:
             main = said(wording, value=_signed(value), n=abs(value))
     parts = [main]
