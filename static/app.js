@@ -94,6 +94,99 @@
     if (n) n.innerHTML = "";
   });
 
+  // A ring for a version this page already shows (its own change, answered already) needs
+  // no fetch: the server renders one page less per change.
+  document.addEventListener("htmx:confirm", function (e) {
+    var rung = e.detail.triggeringEvent, live = e.detail.elt, shown, version;
+    if (!rung || rung.type !== "sse:changed" || !live || live.id !== "live") return;
+    try { version = JSON.parse(rung.detail.data).version; } catch (err) { return; }
+    shown = live.querySelector(".live[data-version]");
+    if (shown && Number(shown.dataset.version) >= version) e.preventDefault();
+  });
+
+  // The game page's sections (me, fight, table): links that work without JavaScript
+  // (?tab=...), switched here in place. The choice lives on #game, outside the live part, so
+  // a live update keeps it; the address keeps it for a reload.
+  document.addEventListener("click", function (e) {
+    var a = e.target && e.target.closest && e.target.closest("a[data-tab]");
+    var game = document.getElementById("game");
+    if (!a || !game || e.defaultPrevented || e.button || e.metaKey || e.ctrlKey || e.shiftKey) return;
+    e.preventDefault();
+    var tab = a.getAttribute("data-tab");
+    game.dataset.tab = tab;
+    document.querySelectorAll(".tabbar a[data-tab]").forEach(function (link) {
+      if (link.getAttribute("data-tab") === tab) link.setAttribute("aria-current", "page");
+      else link.removeAttribute("aria-current");
+    });
+    var url = new URL(a.href, location.href);
+    var hash = url.hash;
+    url.hash = "";
+    history.replaceState(null, "", url.pathname + url.search);
+    var spot = hash && document.getElementById(hash.slice(1));
+    if (spot) spot.scrollIntoView({block: "start"});
+    else window.scrollTo(0, 0);
+  });
+
+  // The heights of the sticky header and of the floating notice, so that scrolling to a
+  // control never leaves it under either, and the page can always scroll out from under them.
+  var sizes = window.ResizeObserver && new ResizeObserver(function () {
+    var root = document.documentElement.style;
+    [["hud", "--hud-h"], ["notice", "--notice-h"]].forEach(function (pair) {
+      var el = document.getElementById(pair[0]);
+      if (el) root.setProperty(pair[1], el.offsetHeight + "px");
+    });
+  });
+
+  // Calls (an offer to me, a forced help, my turn): a new one makes the phone vibrate where
+  // it can; one dismissed stays dismissed on this phone, across live updates and reloads.
+  function remembered(name) {
+    try { return JSON.parse(sessionStorage.getItem(name) || "[]"); } catch (e) { return []; }
+  }
+  function remember(name, key) {
+    var keys = remembered(name);
+    if (keys.indexOf(key) < 0) keys.push(key);
+    try { sessionStorage.setItem(name, JSON.stringify(keys.slice(-50))); } catch (e) { /* private mode */ }
+  }
+  function checkCalls() {
+    ["hud", "notice"].forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && sizes) sizes.observe(el);
+    });
+    var dismissed = remembered("calls-dismissed"), seen = remembered("calls-seen"), fresh = false;
+    document.querySelectorAll(".call[data-call]").forEach(function (call) {
+      var key = call.getAttribute("data-call");
+      call.hidden = dismissed.indexOf(key) >= 0;
+      if (!call.hidden && seen.indexOf(key) < 0) {
+        fresh = true;
+        remember("calls-seen", key);
+      }
+    });
+    if (fresh && navigator.vibrate) {
+      try { navigator.vibrate([150, 80, 150]); } catch (e) { /* not allowed before a first tap */ }
+    }
+  }
+  document.addEventListener("DOMContentLoaded", checkCalls);
+  document.addEventListener("htmx:afterSwap", checkCalls);
+  document.addEventListener("click", function (e) {
+    var b = e.target && e.target.closest && e.target.closest('[data-dismiss=".call"]');
+    var call = b && b.closest(".call[data-call]");
+    if (call) remember("calls-dismissed", call.getAttribute("data-call"));
+  }, true);
+
+  // A toast saying what a tap did (with its Undo) goes by itself after a while; a refusal
+  // stays until dismissed or until the next change goes through.
+  var toastTimer = null;
+  function watchNotice() {
+    var notice = document.getElementById("notice");
+    if (!notice || !window.MutationObserver) return;
+    new MutationObserver(function () {
+      clearTimeout(toastTimer);
+      var toast = notice.querySelector(".toast");
+      if (toast) toastTimer = setTimeout(function () { if (toast.isConnected) toast.remove(); }, 8000);
+    }).observe(notice, {childList: true, subtree: true});
+  }
+  document.addEventListener("DOMContentLoaded", watchNotice);
+
   // Theme: follows the phone unless switched; remembered on this phone.
   var saved = null;
   try { saved = localStorage.getItem("theme"); } catch (e) { /* private mode */ }

@@ -5,6 +5,7 @@ player back to the same seat."""
 from __future__ import annotations
 
 import functools
+from urllib.parse import parse_qs, urlsplit
 
 from flask import (Blueprint, g, make_response, redirect, render_template,
                    request, url_for)
@@ -62,11 +63,33 @@ def home():
 
 @bp.post("/games")
 def create_game():
+    """Start a game. With the host's name, also seat the host (as a join would) and land on
+    the game page; without one, land on the host page (a laptop that is the table screen)."""
+    from companion.engine.state import clean_name, clean_sex
+
     edition = request.form.get("edition", "classic")
-    state, host_token = store().create_game(edition)
+    variants = {"official_updates": True} if request.form.get("rulings") == "official" else None
+    name, sex = (request.form.get("name") or "").strip(), request.form.get("sex")
+    if name:
+        try:  # checked before the game exists, so a wrong form creates nothing
+            clean_name(name), clean_sex(sex)
+        except EngineError as exc:
+            return render_template("home.html", editions=EDITIONS.values(),
+                                   last_game=request.cookies.get("last_game"),
+                                   error=error_message(exc), form=request.form), exc.status
+    state, host_token = store().create_game(edition, variants)
     code = state["code"]
-    response = redirect(url_for("pages.host", code=code), 303)
+    target, seat_token = url_for("pages.host", code=code), None
+    if name:
+        try:
+            _new, _pid, seat_token = store().join(code, name, sex, actor=Actor(host=True))
+            target = url_for("pages.game", code=code)
+        except EngineError:  # the host page then offers the seat ("Sit down at the table")
+            seat_token = None
+    response = redirect(target, 303)
     _cookie(response, f"host_{code}", host_token)
+    if seat_token:
+        _cookie(response, f"seat_{code}", seat_token)
     _cookie(response, "last_game", code)
     return response
 
@@ -80,14 +103,17 @@ def go_to_game():
 @bp.get("/games/<code>/host")
 def host(code):
     code = normal_code(code)
-    actor, _ = _actor(code)
+    actor, me = _actor(code)
     state = store().load(code)
     url = join_url(code)
     variant_names = {"shared_victory": gettext("Shared victory"),
-                     "listen_at_the_door": gettext("Listen At The Door"), "faster_play": gettext("Faster play")}
+                     "listen_at_the_door": gettext("Listen At The Door"), "faster_play": gettext("Faster play"),
+                     "official_updates": gettext("Current official rulings")}
+    public = words.public_state(state)
     return _vary(make_response(render_template(
-        "host.html", state=words.public_state(state), join_url=url, qr=qr_svg(url),
+        "host.html", state=public, join_url=url, qr=qr_svg(url),
         variant_names=variant_names, may_add_players=actor.host,  # as add_player below checks
+        seat=next((p for p in public["players"] if p["id"] == me), None),  # None: offer a seat
         **_allowed_context(state, actor))))
 
 
@@ -147,9 +173,44 @@ def _view_context(code: str, focus: int | None = None) -> dict:
     sheets = [pid for pid in players if actor.may_act_for(pid)]
     if focus not in sheets:
         focus = me if me in players else (sheets[0] if sheets else None)
+    allowed = _allowed_context(stored, actor)
     return {"state": state, "actor": actor, "me": me, "focus": focus, "sheets": sheets,
             "player": players.get(focus), "players": players, **_edition_cards(state["edition"]),
-            **_allowed_context(stored, actor)}
+            **allowed, **_addressed_to(state, focus)}
+
+
+# The log events after which it is someone else's turn (the "your turn" call is new then).
+TURN_EVENTS = ("end_turn", "set_turn")
+
+
+def _addressed_to(state: dict, focus: int | None) -> dict:
+    """What the game addresses to the player this phone shows, for the top of the page:
+    ``my_turn`` and ``calls`` (an offer made to them, a help a card forced them into, their
+    turn), each a dict with ``about``, a ``key`` that changes when the call is a new one (the
+    phone vibrates for a new key and remembers which ones were dismissed) and the players
+    it names. The answers a call offers are the moves ``allowed`` lists (the template asks)."""
+    calls: list[dict] = []
+    if focus is None:
+        return {"my_turn": False, "calls": calls}
+    fight = state.get("combat")
+    if fight:
+        for h in fight.get("helpers") or ():
+            offer = h.get("offer")
+            if h["player"] == focus and offer:
+                items = ".".join(map(str, offer.get("items") or ()))
+                terms = f"{offer.get('treasures')}-{offer.get('pick_first')}-{items}"
+                calls.append({"about": "offer", "key": f"offer-{fight['fighter']}-{focus}-{terms}",
+                              "player": focus, "fighter": fight["fighter"], "offer": offer})
+        if fight.get("helper") == focus and fight.get("helper_forced"):
+            calls.append({"about": "forced_help", "key": f"forced-{fight['fighter']}-{focus}",
+                          "player": focus, "fighter": fight["fighter"]})
+    my_turn = state.get("turn") == focus and not state.get("winners")
+    if my_turn:
+        # The log keeps its latest lines only: a turn whose start has scrolled out is "old".
+        since = max((e.get("seq", 0) for e in state.get("log", ())
+                     if (e.get("event") or {}).get("kind") in TURN_EVENTS), default="old")
+        calls.append({"about": "turn", "key": f"turn-{focus}-{since}", "player": focus})
+    return {"my_turn": my_turn, "calls": calls}
 
 
 @functools.lru_cache(maxsize=None)  # the catalog is fixed while the server runs: once per edition
@@ -166,13 +227,20 @@ def _edition_cards(edition: str) -> dict:
     }
 
 
+GAME_TABS = ("me", "fight", "table")
+
+
 @bp.get("/games/<code>")
 def game(code):
     code = normal_code(code)
     context = _view_context(code, request.args.get("player", type=int))
     if context["me"] is None and not context["actor"].host:
         return redirect(url_for("pages.join", code=code), 303)
-    response = make_response(render_template("game.html", **context))
+    # The section shown first: the one asked for, else the fight while there is one.
+    tab = request.args.get("tab")
+    if tab not in GAME_TABS:
+        tab = "fight" if context["state"].get("combat") else "me"
+    response = make_response(render_template("game.html", tab=tab, **context))
     _cookie(response, "last_game", code)
     return _vary(response)
 
@@ -187,12 +255,28 @@ def live(code):
 
 @bp.get("/games/<code>/table")
 def table(code):
-    """A big-type view of everyone for a shared screen (TV, laptop)."""
+    """The table screen: a laptop or TV in the middle of the table (``table_screen``).
+    ``?part=players`` is the players alone (the host page's arrivals)."""
+    from . import table_screen
+
     code = normal_code(code)
-    state = words.public_state(store().load(code))
-    if _is_htmx():
+    if _is_htmx() and request.args.get("part") == "players":
+        state = words.public_state(store().load(code))
         return _vary(make_response(render_template("_table_big.html", state=state)))
-    return _vary(make_response(render_template("table.html", state=state)))
+    context = table_screen.table_context(code)
+    if _is_htmx():
+        return _vary(make_response(render_template("_table_live.html", **context)))
+    url = join_url(code)
+    return _vary(make_response(render_template("table.html", join_url=url, qr=qr_svg(url), **context)))
+
+
+@bp.get("/games/<code>/summary")
+def summary(code):
+    """The end-of-game summary: winners, kills, deals, deaths, curses, and the level race."""
+    from . import table_screen
+
+    code = normal_code(code)
+    return _vary(make_response(render_template("summary.html", **table_screen.summary_context(code))))
 
 
 def _local(url: str | None) -> str | None:
@@ -202,23 +286,36 @@ def _local(url: str | None) -> str | None:
     return safe_next(url)
 
 
-def _after_change(code: str):
+def _after_change(code: str, done: str | None = None, undoable: bool = False):
+    """The answer to a change: the live part again (htmx), with ``done`` (what the change
+    did, in words) as a toast that offers to undo it when ``undoable``; else back to the page
+    (to the section the form was posted from)."""
     focus = request.form.get("_focus", type=int)
     if _is_htmx():
         context = _view_context(code, focus)
-        response = make_response(render_template("_live.html", **context))
+        response = make_response(render_template("_live.html", done=done, undoable=undoable, **context))
         response.headers["HX-Trigger"] = "clear-notice"
         return _vary(response)
-    target = _local(request.form.get("next")) or url_for("pages.game", code=code, player=focus)
+    tab = parse_qs(urlsplit(request.referrer or "").query).get("tab", [None])[0]
+    target = _local(request.form.get("next")) or url_for(
+        "pages.game", code=code, player=focus, tab=tab if tab in GAME_TABS else None)
     return redirect(target, 303)
+
+
+# Taps that are easy to regret (a gift, a discard, a death, giving up or rolling to run, a
+# sale): the phone says what happened and offers to undo it right there.
+UNDO_TOAST = frozenset(("give", "discard", "die", "resolve", "run_away", "sell"))
 
 
 @bp.post("/games/<code>/act")
 def act(code):
     code = normal_code(code)
     actor, _ = _actor(code)
+    action = action_from_form(request.form)
     # A refusal becomes a notice in place (htmx) or the error page, in companion/web/errors.py.
-    store().apply(code, action_from_form(request.form), actor)
+    _state, happened = store().apply_event(code, action, actor)
+    if action.get("type") in UNDO_TOAST:
+        return _after_change(code, done=words.text(happened), undoable=True)
     return _after_change(code)
 
 
@@ -226,8 +323,8 @@ def act(code):
 def undo(code):
     code = normal_code(code)
     actor, _ = _actor(code)
-    store().undo(code, actor)
-    return _after_change(code)
+    _state, happened = store().undo_event(code, actor)
+    return _after_change(code, done=words.text(happened))
 
 
 @bp.get("/games/<code>/history")

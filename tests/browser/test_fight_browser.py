@@ -63,7 +63,8 @@ def test_three_phones_fight_help_and_enhance_and_see_the_same_numbers(server, ph
     # Mel, a Dog, helps for free: Mel 3 + 4 helping, Chuck 12 + 3 helped by someone = 22.
     helpers = mel_phone.locator("#helpers")
     expect(helpers.locator(f'li[data-helper="{mel}"]')).to_contain_text("would win by 1")
-    helpers.get_by_role("button", name="Help for free").click()
+    # The offer to help is on top of Mel's screen, whichever section she has open.
+    mel_phone.locator("#fight-now").get_by_role("button", name="Help for free").click()
     same_numbers(mel_phone, [chuck_phone, rex_phone], 22, 21)
     expect(rex_phone.locator("#fight-h")).to_contain_text("Chuck + Mel vs Corral Snake")
     expect(rex_phone.locator("#verdict")).to_contain_text("Players win by 1")
@@ -97,6 +98,7 @@ def test_a_lost_fight_goes_to_running_away_and_the_real_die_decides(server, phon
     mel_phone.goto(f"{server.url}/games/{table.code}")
 
     # A monster the catalog does not need to know: just its level and treasures.
+    chuck_phone.get_by_role("navigation", name="Game sections").get_by_role("link", name="Fight").click()
     chuck_phone.locator('#start-fight summary').click()
     chuck_phone.get_by_label("Monster name").fill("Angry Goose")
     chuck_phone.get_by_label("Level", exact=True).fill("6")
@@ -104,7 +106,8 @@ def test_a_lost_fight_goes_to_running_away_and_the_real_die_decides(server, phon
     chuck_phone.get_by_role("button", name="Fight").click()
     same_numbers(chuck_phone, [mel_phone], 7, 6)
 
-    # Mel plays an enhancer from the fight panel's Enhance form (+5): 7 against 11.
+    # Mel plays an enhancer from the fight section's Enhance form (+5): 7 against 11.
+    mel_phone.get_by_role("navigation", name="Game sections").get_by_role("link", name="Fight").click()
     mel_phone.get_by_label("Enhancer bonus").fill("5")
     mel_phone.get_by_role("button", name="Enhance").click()
     same_numbers(mel_phone, [chuck_phone], 7, 11)
@@ -131,7 +134,7 @@ def test_a_lost_fight_goes_to_running_away_and_the_real_die_decides(server, phon
     expect(goose).to_contain_text("rolled 6: escaped")
     nose.get_by_label("Real die result").select_option("2")
     nose.get_by_role("button", name="I rolled this").click()
-    expect(chuck_phone.locator("#fight-result")).to_contain_text("Everyone has run")
+    expect(chuck_phone.locator("#fight-result")).to_contain_text("The fight is over: Chuck was caught by Floating Nose")
     expect(chuck_phone.locator("#my-level")).to_have_text("1")  # 4, less 3
     log = mel_phone.locator(".log")
     expect(log).to_contain_text("Chuck rolls 6 against Angry Goose (needs 5): escapes", timeout=LIVE_MS)

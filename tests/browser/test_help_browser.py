@@ -109,6 +109,7 @@ def test_the_fighter_offers_a_bribe_the_helper_accepts_on_his_phone_and_the_deal
     ledger = table.state()["ledger"]
     assert [(d["fighter"], d["helper"], d["treasures"], d["pick_first"], d["items"]) for d in ledger] == \
         [(natasha, boris, 2, True, ["Samovar"])]
+    boris_phone.get_by_role("navigation", name="Game sections").get_by_role("link", name="Table").click()
     boris_phone.get_by_role("link", name="History").click()
     history = boris_phone.locator(".history")
     expect(history).to_contain_text("Boris accepts and helps; deal Boris: 2 treasures (helper picks first)")

@@ -241,7 +241,7 @@ def test_screen_stays_awake_and_the_phone_says_how(server, game, phone):
     awake = lan.locator("#awake")
     expect(awake).to_have_attribute("data-mode", "tap")
     expect(awake).to_contain_text("tap once to start")
-    lan.locator("#table-h").click()
+    lan.locator("#turn").click()
     expect(awake).to_have_attribute("data-mode", "video")
     expect(awake).to_contain_text("Screen kept awake by a silent video")
     assert lan.evaluate("() => !document.querySelector('video.no-sleep').paused")
@@ -260,8 +260,8 @@ def test_a_russian_phone_gets_russian_pages(server, game, phone):
     other.context.add_cookies([{"name": "lang", "value": "ru", "url": server.url}])
     game.seat(other.context)
     other.goto(f"{server.url}/games/{game.code}")
-    expect(other.locator("#sheet .big-number .label").first).to_have_text("Уровень")
-    expect(other.locator("#fight")).to_contain_text("Монстры побеждают")
+    expect(other.locator("#hud .hud-stat .label").first).to_have_text("Уровень")
+    expect(other.locator("#fight-now")).to_contain_text("Монстры побеждают")
     expect(other.locator("#fight")).to_contain_text("5 сокровищ")
     other.add_init_script("delete Navigator.prototype.wakeLock")
     other.reload()
@@ -270,7 +270,7 @@ def test_a_russian_phone_gets_russian_pages(server, game, phone):
     shot(other, "phone-game-fight-ru")
     # And back to English with the switch in the footer.
     other.select_option("#lang", "en")
-    expect(other.locator("#sheet .big-number .label").first).to_have_text("Level")
+    expect(other.locator("#hud .hud-stat .label").first).to_have_text("Level")
 
 
 @pytest.fixture

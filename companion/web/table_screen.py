@@ -1,0 +1,42 @@
+"""What the table screen (a laptop or TV in the middle of the table) and the end-of-game summary
+show, computed here so their templates only lay it out: the players, the fight's two totals and
+who leads by how much, the last log lines, the level race and the counts of the game."""
+
+from __future__ import annotations
+
+from . import level_race, timeline, words
+from .common import store
+
+LOG_LINES = 6  # the last lines of the log on the table screen, newest first
+
+
+def fight_board(combat: dict | None) -> dict | None:
+    """The public fight (``engine.state.combat_view``) reduced to what reads from two metres:
+    the two totals, the side that wins as things stand, by how much, and what the players
+    still need."""
+    if not combat:
+        return None
+    players, monsters = combat["players_strength"], combat["monsters_strength"]
+    return {"players": players, "monsters": monsters,
+            "leader": "players" if combat["winning"] else "monsters",
+            "by": abs(players - monsters), "tie": players == monsters,
+            "needed": combat["needed"], "stage": combat["stage"]}
+
+
+def table_context(code: str) -> dict:
+    stored, story = timeline.read(store(), code)
+    state = words.public_state(stored)
+    return {"state": state, "fight": fight_board(state["combat"]),
+            "recent": list(reversed(state["log"][-LOG_LINES:])),
+            "race": level_race.chart(story, winners=stored["winners"], width=800, height=230),
+            "names": {p["id"]: p["name"] for p in state["players"]}}
+
+
+def summary_context(code: str) -> dict:
+    stored, story = timeline.read(store(), code)
+    state = words.public_state(stored)
+    rows = timeline.tallies(story, stored)
+    names = {row["player"]: row["name"] for row in rows}
+    return {"state": state, "rows": rows, "steps": len(story.steps),
+            "winner_names": [names.get(pid, "?") for pid in stored["winners"]],
+            "race": level_race.chart(story, winners=stored["winners"], width=720, height=300)}
