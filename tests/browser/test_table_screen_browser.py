@@ -97,6 +97,8 @@ def test_the_table_screen_at_1280x720_shows_levels_and_the_fight_from_two_metres
         act(ann_token, {"type": "resolve"})
         link = laptop.get_by_role("link", name="Game summary")
         expect(link).to_be_visible()
+        # Ann's phone, still on her game page, says she won and links the same summary.
+        expect(phone.locator(".winner #summary-link")).to_have_attribute("href", f"/games/{code}/summary")
         laptop.screenshot(path=str(ARTIFACTS / "table-screen-winner-1280x720.png"))
         link.click()
         laptop.wait_for_url("**/summary")
