@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 from .conftest import shot
 from .test_sheet_browser import Table
 
-LIVE_MS = 1000  # every phone shows a change within a second
+LIVE_MS = 5000  # a change reaches the other phones; how fast is measured by bench/offer_on_phone.py and bench/live_roundtrip.py, not here
 
 
 def same_numbers(actor, others, players: int, monsters: int) -> None:

@@ -16,7 +16,7 @@ from .conftest import ARTIFACTS
 from .test_sheet_browser import Table, item_row
 
 VIEWPORTS = [{"width": 360, "height": 740}, {"width": 412, "height": 915}]
-LIVE_MS = 1000  # what is addressed to a phone is there within a second
+LIVE_MS = 5000  # a change reaches the other phones; how fast is measured by bench/offer_on_phone.py and bench/live_roundtrip.py, not here
 # navigator.vibrate, counted (a headless browser has no motor to ask).
 COUNT_VIBRATIONS = "window.vibrations = 0; navigator.vibrate = function () { window.vibrations += 1; return true; };"
 GOLD_PAN = {"kind": "item", "name": "Golden Pan", "bonus": 1, "slot": "1-hand", "gold": 600}
@@ -107,7 +107,7 @@ def test_the_fight_offers_and_refusals_reach_every_phone_inside_its_screen(serve
     expect(toast.get_by_role("button", name="Undo")).to_have_count(0)
 
     # Ann offers Bob a bribe from the "Ask for help" link; Bob, scrolled far down his table
-    # tab, gets it on top of his screen within a second, with Accept right there.
+    # tab, gets it on top of his screen with Accept right there (bench/offer_on_phone.py: well within a second).
     scroll_to_bottom(bob_phone)
     ann_phone.get_by_role("link", name="Ask for help").click()
     bob_row = ann_phone.locator(f'#helpers li[data-helper="{bob}"]')
