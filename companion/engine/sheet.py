@@ -145,6 +145,8 @@ def check_big_extra_receiver(state: dict, giver: dict, entry: dict, receiver: di
                              edition: Edition) -> None:
     """A Big item past the giver's limit (an ex-Dwarf's) goes to the lowest-level player who
     can carry it (classic, Items; Oz, Russia: Big Items)."""
+    if not entry["card"].get("big"):
+        return  # only a Big item can be over the limit (and this runs for every give allowed() tries)
     over = {r["iid"] for r in character.item_rows(giver, edition) if r["over_big_limit"]}
     if entry["iid"] not in over:
         return
