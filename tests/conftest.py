@@ -19,13 +19,9 @@ BROWSER_TESTS = Path(__file__).parent / "browser"
 def pytest_collection_modifyitems(config, items):
     # A ``pytestmark`` in a conftest marks nothing, so the browser tests are marked here:
     # ``-m browser`` selects exactly them and ``-m "not browser"`` never starts Chromium.
-    # Under pytest-xdist (scripts/test.sh runs ``-n 2 --dist loadgroup``) the browser tests share
-    # one worker, one after another, while the other worker takes the rest: two Chromiums and
-    # two servers at once would make their waits depend on the machine's load.
     for item in items:
         if BROWSER_TESTS in Path(item.path).parents:
             item.add_marker(pytest.mark.browser)
-            item.add_marker(pytest.mark.xdist_group("browser"))
 
 
 DATABASES = ("sqlite", "postgresql")
