@@ -9,7 +9,7 @@ import random
 import pytest
 
 from companion import engine
-from companion.engine import Actor, RuleViolation
+from companion.engine import Actor, BadAction, RuleViolation
 from companion.engine.words import render
 
 HOST = Actor(host=True)
@@ -358,3 +358,18 @@ def test_after_a_win_the_big_numbers_are_the_ones_the_words_name():
     assert (view["players_strength"], view["monsters_strength"]) == (players, monsters) == (5, 3)
     assert render(view["result"]["text"]).startswith(
         f"Ann wins ({view['players_strength']} against {view['monsters_strength']})")
+
+
+def test_an_enhancer_cannot_go_on_a_monster_that_has_left_the_fight():
+    # A charmed or discarded monster is out of the fight (classic, Combat): nothing to enhance.
+    g = Game("classic")
+    g("Ann", type="fight", player=g.ids["Ann"], monster=monster("Ogre", 12, 2))
+    g("Ann", type="add_monster", monster=monster("Rat", 1))
+    g("Ann", type="remove_monster", monster=1)
+    before = g.state
+    with pytest.raises(BadAction):
+        engine.apply(g.state, {"type": "enhance", "monster": 1,
+                               "card": {"kind": "enhancer", "name": "Baby", "bonus": -5}},
+                     Actor(player=g.ids["Cid"]))
+    assert g.state is before
+    assert [e["monster"] for e in engine.allowed(g.state, Actor(player=g.ids["Cid"]))["enhance"]] == [0]

@@ -94,6 +94,8 @@ def _enhance(state, action, actor, ctx):
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", N_("enhancers go in while the fight is on"))
     index = _monster_index(fight, action)
+    if fight["monsters"][index].get("gone"):
+        raise BadAction(N_("That monster has left the fight."))
     card = ctx.card(state, action.get("card"))
     if card["kind"] != "enhancer":
         raise BadAction(N_("%(card)s is not a monster enhancer."), card=card["name"])
