@@ -180,8 +180,13 @@ def test_an_ex_dwarf_keeps_one_big_item_counting_and_is_told_why_the_others_do_n
     violation = g.refused("Ann", type="give", player=ann, instance=cart, to=bob)
     assert violation.rule == "lose-big-item-ability" and "Cid" in violation.message
     assert not g.may("Ann", "give", instance=cart, to=bob) and g.may("Ann", "give", instance=cart, to=g.ids["Cid"])
+    # "At once": Ann's turn cannot end while she still has the extra one.
+    assert g.refused("Ann", type="end_turn", player=ann).rule == "lose-big-item-ability"
+    assert not g.may("Ann", "end_turn")
     g("Ann", type="give", player=ann, instance=cart, to=g.ids["Cid"])
     assert g.p("Ann")["big_over"] == 0 and g.p("Ann")["combat_strength"] == 4
+    assert g.may("Ann", "end_turn")
+    g("Ann", type="end_turn", player=ann)
 
 
 def test_equipped_big_items_are_the_ones_kept_counting():

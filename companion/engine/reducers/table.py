@@ -6,7 +6,7 @@ the reducer that emits it.
 
 from __future__ import annotations
 
-from .. import sheet
+from .. import character, sheet
 from ..core import begin_turn, in_fight, level_event, next_turn, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..state import bool_field, choice_field, clean_name, clean_sex, find_player, int_field, name_taken
@@ -85,6 +85,11 @@ def _end_turn(state, action, actor, ctx):
         raise RuleViolation("turn-pass", N_("it is not %(name)s's turn"), name=player["name"])
     if in_fight(state):
         raise RuleViolation("one-fight-at-a-time", N_("finish the fight before ending the turn"))
+    if any(row["over_big_limit"] for row in character.item_rows(player, ctx.edition)):
+        # Extra Big items go at once (an ex-Dwarf's): on one's own turn, by selling or giving.
+        raise RuleViolation("lose-big-item-ability",
+                            N_("%(name)s must first sell the Big items over the limit or give them away"),
+                            name=player["name"])
     order = action.get("bigger_share")
     if order is not None and not (isinstance(order, list) and all(
             isinstance(pid, int) and not isinstance(pid, bool) for pid in order)):
