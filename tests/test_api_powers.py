@@ -41,3 +41,21 @@ def test_a_warrior_berserks_once_per_fight_through_the_api_and_the_page(client):
     r = client.post(f"/api/games/{table.code}/actions", headers={"Authorization": f"Bearer {table.tokens['Bob']}"},
                     json={"type": "use_power", "player": table.ids["Bob"], "power": "warrior-berserking", "from_hand": 1})
     assert r.status_code == 422 and r.get_json()["error"]["rule"] == "power-needs-card"
+
+
+def test_a_power_not_usable_now_is_shown_with_why_and_no_button(client):
+    # A new seat's hand shows no cards: the Warrior sees Berserking, told to count the hand,
+    # and gets its buttons once the hand holds cards.
+    table = Table(client)
+    table.join("Ann")
+    ann = table.ids["Ann"]
+    table.act("Ann", {"type": "play", "player": ann, "card": {"kind": "class", "name": "Warrior"}})
+    table.act("Ann", {"type": "fight", "player": ann, "monster": {"kind": "monster", "name": "Ogre", "level": 6}})
+    assert table.player("Ann")["powers"] == ["warrior-berserking"]
+    client.set_cookie(f"seat_{table.code}", table.tokens["Ann"])
+    page = client.get(f"/games/{table.code}/live").get_data(as_text=True)
+    assert "Berserking" in page and "Not now" in page and "Your hand shows no cards" in page
+    assert 'value="warrior-berserking"' not in page
+    table.act("Ann", {"type": "set_hand", "player": ann, "count": 2})
+    page = client.get(f"/games/{table.code}/live").get_data(as_text=True)
+    assert 'value="warrior-berserking"' in page and "Not now" not in page

@@ -258,8 +258,16 @@ def public(edition_id: str) -> dict[str, dict]:
 
     return {p.id: {"name": said(p.name), "summary": said(p.summary), "kind": p.kind,
                    "holder": p.holder, "passive": p.passive, "action": p.action, "rolls": p.rolls,
-                   "table_bonus": p.table_bonus}
+                   "table_bonus": p.table_bonus,
+                   "pays_with_cards": p.cost.least > 0 or p.cost.whole_hand}
             for p in for_edition(edition_id).values()}
+
+
+def held(player: dict, edition_id: str) -> list[str]:
+    """The powers ``player`` may use at some point: those of the race and class cards in front
+    of them that are actions (passive ones are already counted)."""
+    return [p.id for p in for_edition(edition_id).values()
+            if p.action == "use_power" and _holds(player, p)]
 
 
 # --- candidates for ``allowed`` ------------------------------------------------------------

@@ -216,6 +216,7 @@ def public_state(state: dict) -> dict:
         view.update(character.sheet(player, edition))
         # A Halfling's sale may still mark one item doubled this turn (classic, Items).
         view["double_sale"] = sheet_rules.double_sale_open(state, player, edition)
+        view["powers"] = powers.held(player, edition.id)
         # Items a curse takes where the victim has to pick which (classic, Curses).
         view["pending_losses"] = sheet_rules.pending_losses_view(player)
         if player["id"] == state["turn"]:
