@@ -13,43 +13,9 @@ from companion.engine import Actor, BadAction, Forbidden, RuleViolation
 from companion.engine.words import render
 
 from ..test_fuzz import VALID_ACTIONS
+from .driver import Game
 
 HOST = Actor(host=True)
-
-
-class Game:
-    """A game held in memory, driven only through ``engine.apply``."""
-
-    def __init__(self, edition="classic", *names):
-        self.state = engine.new_game("TEST1", edition)
-        self.ids = {}
-        for name in names or ("Ann", "Bob", "Cid"):
-            self.ids[name] = engine.add_player(self.state, name, "male")
-
-    def __call__(self, who, **action):
-        actor = HOST if who == "host" else Actor(player=self.ids[who])
-        self.state, happened = engine.apply(self.state, action, actor, rng=random.Random(7))
-        # The engine answers with an event (data); the history line is its English words.
-        return render(happened)
-
-    def refused(self, who, **action) -> RuleViolation:
-        # A deep snapshot, compared by value: apply must not have changed the caller's state
-        # in place (comparing identity could never fail, since a refusal reassigns nothing).
-        before = copy.deepcopy(self.state)
-        with pytest.raises(RuleViolation) as caught:
-            self(who, **action)
-        assert self.state == before
-        return caught.value
-
-    def p(self, name):
-        return next(p for p in engine.public_state(self.state)["players"] if p["id"] == self.ids[name])
-
-    def iid(self, name, card_name):
-        return next(c["iid"] for c in self.p(name)["cards"] if c["card"]["name"] == card_name)
-
-    @property
-    def combat(self):
-        return engine.public_state(self.state)["combat"]
 
 
 def item(name, bonus, slot="other", **extra):
@@ -89,9 +55,9 @@ def test_races_and_classes_can_be_discarded_even_in_a_fight():
     g = Game("classic")
     g("Ann", type="play", player=g.ids["Ann"], card="classic/elf")
     g("Ann", type="fight", player=g.ids["Ann"], monster="classic/drooling-slime")
-    with_elf = g.combat["monsters_strength"]
+    with_elf = g.view["monsters_strength"]
     g("Ann", type="discard", player=g.ids["Ann"], instance=g.iid("Ann", "Elf"))
-    assert g.combat["monsters_strength"] == with_elf - 4
+    assert g.view["monsters_strength"] == with_elf - 4
 
 
 # --- items -------------------------------------------------------------------------------
@@ -204,7 +170,7 @@ def test_a_next_fight_curse_is_used_up_by_that_fight():
     g("Bob", type="play", player=g.ids["Ann"], card={"kind": "curse", "name": "Hex", "duration": "next_fight", "bonus": -5})
     g("Ann", type="level", player=g.ids["Ann"], delta=6)
     g("Ann", type="fight", player=g.ids["Ann"], monster={"kind": "monster", "name": "Rat", "level": 1})
-    assert g.combat["players_strength"] == 7 - 5
+    assert g.view["players_strength"] == 7 - 5
     g("Ann", type="resolve")
     assert g.p("Ann")["curses"] == []
 
@@ -283,13 +249,13 @@ def test_oz_enrique_and_the_fighting_trees():
     g("Enrique", type="play", player=e, card="oz/wizard")
     g("Enrique", type="play", player=e, card="oz/munchkin-morningstar")
     g("Enrique", type="fight", player=e, monster="oz/fighting-trees")
-    assert (g.combat["players_strength"], g.combat["monsters_strength"]) == (8, 12)
+    assert (g.view["players_strength"], g.view["monsters_strength"]) == (8, 12)
     g("Enrique", type="one_shot", side="players", card="oz/yellow-brick")
-    assert (g.combat["players_strength"], g.combat["winning"]) == (13, True)
+    assert (g.view["players_strength"], g.view["winning"]) == (13, True)
     g("Marissa", type="enhance", monster=0, card="oz/magical")
-    assert (g.combat["players_strength"], g.combat["monsters_strength"]) == (13, 17)
+    assert (g.view["players_strength"], g.view["monsters_strength"]) == (13, 17)
     g("Enrique", type="play", player=e, card="oz/wizard-of-oz")
-    assert (g.combat["players_strength"], g.combat["monsters_strength"], g.combat["winning"]) == (16, 17, False)
+    assert (g.view["players_strength"], g.view["monsters_strength"], g.view["winning"]) == (16, 17, False)
     # The Wizard's charm: the monster leaves without being killed; 4 treasures, no level.
     g("Enrique", type="remove_monster", monster=0)
     line = g("Enrique", type="resolve")
@@ -305,16 +271,16 @@ def test_russia_natasha_boris_and_the_smashing_bear_with_a_bribe():
     g("Boris", type="level", player=b, delta=5)
     g("Boris", type="gear", player=b, delta=4)
     g("Natasha", type="fight", player=n, monster="russia/smashing-bear")
-    assert (g.combat["players_strength"], g.combat["monsters_strength"], g.combat["winning"]) == (5, 5, False)
+    assert (g.view["players_strength"], g.view["monsters_strength"], g.view["winning"]) == (5, 5, False)
     g("Natasha", type="one_shot", side="players", card="russia/instant-borsch")
-    assert (g.combat["players_strength"], g.combat["winning"]) == (9, True)
+    assert (g.view["players_strength"], g.view["winning"]) == (9, True)
     g("Boris", type="enhance", monster=0, card="russia/survived-the-perestroyka")
-    assert (g.combat["players_strength"], g.combat["monsters_strength"]) == (9, 15)
-    boris = next(h for h in g.combat["helpers"] if h["player"] == b)
+    assert (g.view["players_strength"], g.view["monsters_strength"]) == (9, 15)
+    boris = next(h for h in g.view["helpers"] if h["player"] == b)
     assert (boris["strength"], boris["would_win"], boris["margin"]) == (10, True, 4)
     g("Natasha", type="offer", to=b, treasures=1, pick_first=True)
     g("Boris", type="accept_offer", player=b)
-    assert (g.combat["players_strength"], g.combat["winning"]) == (19, True)
+    assert (g.view["players_strength"], g.view["winning"]) == (19, True)
     line = g("Natasha", type="resolve")
     assert g.p("Natasha")["level"] == 3 and g.p("Boris")["level"] == 6
     assert "4 treasures face up" in line
@@ -327,9 +293,9 @@ def test_spell_skool_rupert_and_the_ex_librarian():
     g("Rupert", type="level", player=r, delta=3)
     g("Rupert", type="play", player=r, card="spell-skool/extra-pointy-hat")
     g("Rupert", type="fight", player=r, monster="spell-skool/ex-librarian")
-    assert (g.combat["players_strength"], g.combat["monsters_strength"], g.combat["winning"]) == (7, 10, False)
+    assert (g.view["players_strength"], g.view["monsters_strength"], g.view["winning"]) == (7, 10, False)
     g("Rupert", type="one_shot", side="players", card="spell-skool/bug-beer")
-    assert (g.combat["players_strength"], g.combat["winning"]) == (11, True)
+    assert (g.view["players_strength"], g.view["winning"]) == (11, True)
     g("Rupert", type="resolve")
     assert g.p("Rupert")["level"] == 5
 
@@ -352,7 +318,7 @@ def test_a_forced_helper_may_back_out_in_tails_once_the_fight_is_for_the_win():
     assert g.refused("Bob", type="stop_helping").rule == "forced-helper-may-leave"
     g("Cid", type="add_monster", monster={"kind": "monster", "name": "Bat", "level": 1})
     g("Bob", type="stop_helping")
-    assert g.combat["helper"] is None
+    assert g.view["helper"] is None
 
 
 def test_only_the_player_whose_turn_it_is_starts_a_fight_and_one_at_a_time():
@@ -379,7 +345,7 @@ def test_mate_doubles_the_monster_with_its_enhancers():
     g("Ann", type="fight", player=g.ids["Ann"], monster={"kind": "monster", "name": "Rat", "level": 3, "treasures": 1})
     g("Bob", type="enhance", monster=0, card={"kind": "enhancer", "name": "Ancient", "bonus": 10, "treasures": 2})
     g("Bob", type="enhance", monster=0, card={"kind": "enhancer", "name": "Mate", "bonus": 0, "treasures": 0, "mate": True})
-    assert g.combat["monsters_strength"] == 26 and len(g.combat["monsters"]) == 2
+    assert g.view["monsters_strength"] == 26 and len(g.view["monsters"]) == 2
 
 
 def test_losing_leads_to_running_away_each_monster_separately_with_bad_stuff():
@@ -389,11 +355,11 @@ def test_losing_leads_to_running_away_each_monster_separately_with_bad_stuff():
                                                 "bad_stuff": {"levels": 2, "death": False}})
     g("Ann", type="level", player=ann, delta=4, source="adjust")
     g("Ann", type="resolve")
-    assert g.combat["stage"] == "running"
-    assert g.combat["escape"][0]["needs"] == 5 and g.combat["escape"][0]["chance"] == pytest.approx(0.333, abs=0.001)
+    assert g.view["stage"] == "running"
+    assert g.view["escape"][0]["needs"] == 5 and g.view["escape"][0]["chance"] == pytest.approx(0.333, abs=0.001)
     line = g("Ann", type="run_away", player=ann, monster=0, roll=2)
     assert "caught" in line and g.p("Ann")["level"] == 3
-    assert g.combat["stage"] == "over"
+    assert g.view["stage"] == "over"
     assert g.refused("Ann", type="run_away", player=ann, monster=0, roll=6).rule == "no-combat"
 
 
@@ -404,7 +370,7 @@ def test_oz_ally_is_sacrificed_for_an_automatic_escape():
     g("Ann", type="fight", player=ann, monster={"kind": "monster", "name": "Witch", "level": 18})
     g("Ann", type="resolve")
     g("Ann", type="sacrifice_ally", player=ann)
-    assert g.combat["stage"] == "over" and g.p("Ann")["allies"] == []
+    assert g.view["stage"] == "over" and g.p("Ann")["allies"] == []
 
 
 def test_bribes_only_from_the_fighter_and_only_what_the_fight_yields():

@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import random
 import sys
+from functools import partial
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -14,9 +15,11 @@ from companion.engine import Actor
 from companion.engine.allowed import (SAMPLE_CARDS, SAMPLE_HAND_GOLD, SAMPLE_HOUSE_CARD,
                                       SAMPLE_TREASURES, action_types, lists, options)
 
+from .driver import Game
+
 ALLOWED = sys.modules["companion.engine.allowed"]  # the module (engine.allowed is the function)
-HOST = Actor(host=True)
 AFTER_WIN = {"set_sex", "set_hand", "remove_player", "lock_table"}
+Table = partial(Game, code="ALLOW1", seed=3, sex="female", answer="game")
 
 
 def item(name, bonus=1, slot="other", **extra):
@@ -25,24 +28,6 @@ def item(name, bonus=1, slot="other", **extra):
 
 def monster(name, level, **extra):
     return {"kind": "monster", "name": name, "level": level, **extra}
-
-
-class Table:
-    """A game in memory, driven only through ``engine.apply``, asked only ``engine.allowed``."""
-
-    def __init__(self, edition="classic", *names):
-        self.state = engine.new_game("ALLOW1", edition)
-        self.ids = {n: engine.add_player(self.state, n, "female") for n in names or ("Ann", "Bob", "Cid")}
-
-    def actor(self, who) -> Actor:
-        return HOST if who == "host" else Actor(player=self.ids[who])
-
-    def __call__(self, who, **action):
-        self.state, _ = engine.apply(self.state, action, self.actor(who), rng=random.Random(3))
-        return self
-
-    def allowed(self, who, **kwargs) -> dict:
-        return engine.allowed(self.state, self.actor(who), **kwargs)
 
 
 def test_every_action_type_of_the_engine_has_candidates():

@@ -3,50 +3,17 @@ and the publisher's later rulings a table may choose (variant ``official_updates
 
 from __future__ import annotations
 
-import copy
-import random
+from functools import partial
 
 import pytest
 
 from companion import engine
-from companion.engine import Actor, BadAction, RuleViolation
+from companion.engine import Actor, BadAction
 from companion.engine.words import render
 
-HOST = Actor(host=True)
+from . import driver
 
-
-class Game:
-    """A game held in memory, driven only through ``engine.apply``."""
-
-    def __init__(self, edition="classic", official=False, names=("Ann", "Bob", "Cid")):
-        self.state = engine.new_game("EDGE1", edition)
-        if official:
-            self.state["variants"]["official_updates"] = True
-        self.ids = {name: engine.add_player(self.state, name, "male") for name in names}
-        self.last = None
-
-    def __call__(self, who, **action):
-        actor = HOST if who == "host" else Actor(player=self.ids[who])
-        self.state, self.last = engine.apply(self.state, action, actor, rng=random.Random(3))
-        return render(self.last)
-
-    def refused(self, who, **action) -> RuleViolation:
-        before = copy.deepcopy(self.state)
-        with pytest.raises(RuleViolation) as caught:
-            self(who, **action)
-        assert self.state == before
-        return caught.value
-
-    def p(self, name):
-        return next(p for p in self.state["players"] if p["id"] == self.ids[name])
-
-    @property
-    def view(self):
-        return engine.public_state(self.state)["combat"]
-
-    @property
-    def stored(self):
-        return self.state["combat"]
+Game = partial(driver.Game, code="EDGE1", seed=3, players="stored")
 
 
 def monster(name, level, treasures=1, **extra):
@@ -61,7 +28,7 @@ MATE = {"kind": "enhancer", "name": "Mate", "mate": True}
 def forced_into_a_fight_that_becomes_for_the_win(edition="tails", official=False) -> Game:
     """Ann (level 8) fights a Rat; Bob is made to help; then a Bat joins, and killing both
     would take Ann to level 10."""
-    g = Game(edition, official)
+    g = Game(edition, official=official)
     g("Ann", type="level", player=g.ids["Ann"], delta=7)
     g("Ann", type="fight", player=g.ids["Ann"], monster=monster("Rat", 14, bad_stuff={"levels": 1}))
     g("host", type="help", player=g.ids["Bob"], forced=True)

@@ -5,53 +5,17 @@ section."""
 
 from __future__ import annotations
 
-import copy
-import random
-
-import pytest
+from functools import partial
 
 from companion import engine
-from companion.engine import Actor, BadAction, RuleViolation, character, editions
+from companion.engine import Actor, BadAction, character, editions
 from companion.engine.allowed import allowed, lists, options
 from companion.engine.words import render
 
+from . import driver
+
 HOST = Actor(host=True)
-
-
-class Game:
-    """A game in memory, driven only through ``engine.apply``."""
-
-    def __init__(self, edition="classic", *names):
-        self.state = engine.new_game("EDGE1", edition)
-        self.ids = {n: engine.add_player(self.state, n, "male") for n in names or ("Ann", "Bob", "Cid")}
-
-    def __call__(self, who, **action) -> str:
-        actor = HOST if who == "host" else Actor(player=self.ids[who])
-        self.state, happened = engine.apply(self.state, action, actor, rng=random.Random(3))
-        return render(happened)
-
-    def refused(self, who, exc=RuleViolation, **action):
-        before = copy.deepcopy(self.state)
-        with pytest.raises(exc) as caught:
-            self(who, **action)
-        assert self.state == before  # a refusal changes nothing
-        return caught.value
-
-    def p(self, name) -> dict:
-        return next(p for p in engine.public_state(self.state)["players"] if p["id"] == self.ids[name])
-
-    def iid(self, name, card_name) -> int:
-        return next(c["iid"] for c in self.p(name)["cards"] if c["card"]["name"] == card_name)
-
-    def row(self, name, card_name) -> dict:
-        return next(r for r in self.p(name)["items"] if r["name"] == card_name)
-
-    def names(self, name) -> list[str]:
-        return [c["card"]["name"] for c in self.p(name)["cards"]]
-
-    def may(self, who, action_type, **params) -> bool:
-        actor = HOST if who == "host" else Actor(player=self.ids[who])
-        return lists(allowed(self.state, actor), action_type, **params)
+Game = partial(driver.Game, code="EDGE1", seed=3)
 
 
 def item(name, bonus=1, slot="other", gold=300, **extra):

@@ -3,17 +3,19 @@ and refused, with its rule, out of its time, over its limit, or with too few car
 
 from __future__ import annotations
 
-import copy
 import random
+from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion import engine, rulebase
-from companion.engine import Actor, BadAction, RuleViolation, powers
-from companion.engine.words import render
+from companion.engine import Actor, BadAction, powers
+
+from . import driver
 
 HOST = Actor(host=True)
+Game = partial(driver.Game, code="POWER", players="stored")
 
 
 def cls(name):
@@ -32,55 +34,6 @@ def monster(name, level, **extra):
     return {"kind": "monster", "name": name, "level": level, "treasures": 2, **extra}
 
 
-class Game:
-    def __init__(self, edition="classic", *names):
-        self.state = engine.new_game("POWER", edition)
-        self.ids = {n: engine.add_player(self.state, n, "male") for n in names or ("Ann", "Bob", "Cid")}
-
-    def __call__(self, who, **action):
-        actor = HOST if who == "host" else Actor(player=self.ids[who])
-        self.state, happened = engine.apply(self.state, action, actor, rng=random.Random(7))
-        return render(happened)
-
-    def power(self, who, power, **params):
-        return self(who, type="use_power", player=self.ids[who], power=power, **params)
-
-    def refused(self, who, power, **params) -> RuleViolation:
-        before = copy.deepcopy(self.state)
-        with pytest.raises(RuleViolation) as caught:
-            self.power(who, power, **params)
-        assert self.state == before
-        assert caught.value.citation and caught.value.message
-        return caught.value
-
-    def give(self, who, *cards, hand=None):
-        for card in cards:
-            self(who, type="play", player=self.ids[who], card=card)
-        if hand is not None:
-            self(who, type="set_hand", player=self.ids[who], count=hand)
-        return self
-
-    def p(self, who):
-        return next(p for p in self.state["players"] if p["id"] == self.ids[who])
-
-    def iid(self, who, name):
-        return next(c["iid"] for c in self.p(who)["cards"] if c["card"]["name"] == name)
-
-    @property
-    def combat(self):
-        return engine.public_state(self.state)["combat"]
-
-    def fight(self, who="Ann", *monsters_):
-        self(who, type="fight", player=self.ids[who], monster=monsters_[0] if monsters_ else monster("Ogre", 8))
-        for extra in monsters_[1:]:
-            self("host", type="add_monster", monster=extra)
-        return self
-
-    def allowed_powers(self, who):
-        actor = HOST if who == "host" else Actor(player=self.ids[who])
-        return engine.allowed(self.state, actor).get("use_power", [])
-
-
 # --- classic: Warrior ---------------------------------------------------------------------
 
 def test_berserking_adds_one_per_card_and_takes_the_cards_from_the_hand():
@@ -88,56 +41,56 @@ def test_berserking_adds_one_per_card_and_takes_the_cards_from_the_hand():
     line = g.power("Ann", "warrior-berserking", from_hand=3)
     assert "+3" in line
     assert g.p("Ann")["hand"] == 1
-    assert g.combat["fighter_strength"] == 1 + 3
+    assert g.view["fighter_strength"] == 1 + 3
 
 
 def test_berserking_is_once_per_fight_and_only_in_a_fight_you_are_in():
     g = Game().give("Ann", cls("Warrior"), hand=5).give("Bob", cls("Warrior"), hand=2)
-    assert g.refused("Ann", "warrior-berserking", from_hand=1).rule == "power-in-fight"
+    assert g.refused_power("Ann", "warrior-berserking", from_hand=1).rule == "power-in-fight"
     g.fight()
-    assert g.refused("Bob", "warrior-berserking", from_hand=1).rule == "power-in-fight"  # a bystander
+    assert g.refused_power("Bob", "warrior-berserking", from_hand=1).rule == "power-in-fight"  # a bystander
     g.power("Ann", "warrior-berserking", from_hand=1)
-    assert g.refused("Ann", "warrior-berserking", from_hand=1).rule == "power-once-per-combat"
+    assert g.refused_power("Ann", "warrior-berserking", from_hand=1).rule == "power-once-per-combat"
 
 
 def test_berserking_costs_one_to_three_cards_and_no_more_than_the_hand():
     g = Game().give("Ann", cls("Warrior"), hand=2).fight()
-    assert g.refused("Ann", "warrior-berserking", from_hand=3).rule == "power-cost"  # holds 2
-    assert g.refused("Ann", "warrior-berserking").rule == "power-cost"  # no card at all
+    assert g.refused_power("Ann", "warrior-berserking", from_hand=3).rule == "power-cost"  # holds 2
+    assert g.refused_power("Ann", "warrior-berserking").rule == "power-cost"  # no card at all
     g("Ann", type="set_hand", player=g.ids["Ann"], count=5)
-    assert g.refused("Ann", "warrior-berserking", from_hand=4).rule == "power-cost"  # at most 3
+    assert g.refused_power("Ann", "warrior-berserking", from_hand=4).rule == "power-cost"  # at most 3
 
 
 def test_a_helping_warrior_berserks_for_the_helper_column():
     g = Game().give("Bob", cls("Warrior"), hand=3).fight()
     g("Bob", type="help", player=g.ids["Bob"])
     g.power("Bob", "warrior-berserking", from_hand=2)
-    assert g.combat["helper_strength"] == 1 + 2 and g.combat["fighter_strength"] == 1
+    assert g.view["helper_strength"] == 1 + 2 and g.view["fighter_strength"] == 1
 
 
 def test_cards_in_play_pay_too_but_never_the_class_card_itself_nor_a_kept_curse():
     g = Game().give("Ann", cls("Warrior"), item("Hat", 1, "headgear"), hand=0).fight()
     g("host", type="play", player=g.ids["Ann"], card={"kind": "curse", "name": "Sticky", "duration": "lasting"})
     warrior, hat, curse = g.iid("Ann", "Warrior"), g.iid("Ann", "Hat"), g.iid("Ann", "Sticky")
-    assert g.refused("Ann", "warrior-berserking", from_play=[warrior]).rule == "discard-to-power"
-    assert g.refused("Ann", "warrior-berserking", from_play=[curse]).rule == "discard-to-power"
+    assert g.refused_power("Ann", "warrior-berserking", from_play=[warrior]).rule == "discard-to-power"
+    assert g.refused_power("Ann", "warrior-berserking", from_play=[curse]).rule == "discard-to-power"
     g.power("Ann", "warrior-berserking", from_play=[hat])
     assert all(c["card"]["name"] != "Hat" for c in g.p("Ann")["cards"])
-    assert g.combat["fighter_strength"] == 1 + 1  # the hat's +1 is gone, Berserking's +1 came
+    assert g.view["fighter_strength"] == 1 + 1  # the hat's +1 is gone, Berserking's +1 came
 
 
 def test_a_power_needs_its_card_and_a_living_character():
     g = Game().give("Ann", hand=3).fight()
-    assert g.refused("Ann", "warrior-berserking", from_hand=1).rule == "power-needs-card"
+    assert g.refused_power("Ann", "warrior-berserking", from_hand=1).rule == "power-needs-card"
     g = Game().give("Bob", cls("Cleric"), hand=2)
     g("Bob", type="die", player=g.ids["Bob"])
-    assert g.refused("Bob", "cleric-resurrection", from_hand=1).rule == "power-dead"
+    assert g.refused_power("Bob", "cleric-resurrection", from_hand=1).rule == "power-dead"
 
 
 def test_passive_powers_and_other_editions_powers_are_not_actions():
     g = Game().give("Ann", race("Elf"), cls("Warrior"))
-    assert g.refused("Ann", "elf-helper-levels").rule == "power-passive"
-    assert g.refused("Ann", "professor-ability").rule == "power-not-in-edition"
+    assert g.refused_power("Ann", "elf-helper-levels").rule == "power-passive"
+    assert g.refused_power("Ann", "professor-ability").rule == "power-not-in-edition"
     # The Halfling's double sale is the sell action's 'doubled': one way to do it.
     g = Game().give("Cid", race("Halfling"))
     with pytest.raises(BadAction, match="sell"):
@@ -150,18 +103,18 @@ def test_resurrection_is_recorded_and_leaves_the_hand_count_as_it_was():
     g = Game().give("Ann", cls("Cleric"), item("Mace"), hand=2)
     line = g.power("Ann", "cleric-resurrection", from_hand=1)
     assert "discard" in line and g.p("Ann")["hand"] == 2
-    assert g.refused("Ann", "cleric-resurrection", from_play=[g.iid("Ann", "Mace")]).rule == "power-cost"
+    assert g.refused_power("Ann", "cleric-resurrection", from_play=[g.iid("Ann", "Mace")]).rule == "power-cost"
 
 
 def test_turning_gives_three_per_card_only_against_undead_and_three_cards_a_fight():
     g = Game().give("Ann", cls("Cleric"), hand=5).fight("Ann", monster("Ogre", 8))
-    assert g.refused("Ann", "cleric-turning", from_hand=1).rule == "power-turning-undead"
+    assert g.refused_power("Ann", "cleric-turning", from_hand=1).rule == "power-turning-undead"
     g("host", type="add_monster", monster=monster("Ghoul", 4, tags=["undead"]))
     g.power("Ann", "cleric-turning", from_hand=2)
-    assert g.combat["fighter_strength"] == 1 + 6
-    assert g.refused("Ann", "cleric-turning", from_hand=2).rule == "power-turning-undead"  # 4 > 3
+    assert g.view["fighter_strength"] == 1 + 6
+    assert g.refused_power("Ann", "cleric-turning", from_hand=2).rule == "power-turning-undead"  # 4 > 3
     g.power("Ann", "cleric-turning", from_hand=1)
-    assert g.combat["fighter_strength"] == 1 + 9 and g.p("Ann")["hand"] == 2
+    assert g.view["fighter_strength"] == 1 + 9 and g.p("Ann")["hand"] == 2
 
 
 # --- classic: Thief -----------------------------------------------------------------------
@@ -170,19 +123,19 @@ def test_backstab_is_minus_two_once_per_victim_per_fight_on_someone_in_it():
     g = Game().give("Cid", cls("Thief"), hand=4).fight()
     g("Bob", type="help", player=g.ids["Bob"])
     g.power("Cid", "thief-backstab", target=g.ids["Ann"], from_hand=1)
-    assert g.combat["fighter_strength"] == 1 - 2
-    assert g.refused("Cid", "thief-backstab", target=g.ids["Ann"], from_hand=1).rule == "power-backstab-once"
+    assert g.view["fighter_strength"] == 1 - 2
+    assert g.refused_power("Cid", "thief-backstab", target=g.ids["Ann"], from_hand=1).rule == "power-backstab-once"
     g.power("Cid", "thief-backstab", target=g.ids["Bob"], from_hand=1)  # another victim
-    assert g.combat["helper_strength"] == 1 - 2 and g.p("Cid")["hand"] == 2
-    assert g.refused("Cid", "thief-backstab", target=g.ids["Cid"], from_hand=1).rule == "power-backstab-once"
+    assert g.view["helper_strength"] == 1 - 2 and g.p("Cid")["hand"] == 2
+    assert g.refused_power("Cid", "thief-backstab", target=g.ids["Cid"], from_hand=1).rule == "power-backstab-once"
 
 
 def test_backstab_needs_a_victim_in_a_fight_and_one_card():
     g = Game().give("Cid", cls("Thief"), hand=2)
-    assert g.refused("Cid", "thief-backstab", target=g.ids["Ann"], from_hand=1).rule == "power-in-fight"
+    assert g.refused_power("Cid", "thief-backstab", target=g.ids["Ann"], from_hand=1).rule == "power-in-fight"
     g.fight()
-    assert g.refused("Cid", "thief-backstab", target=g.ids["Bob"], from_hand=1).rule == "power-in-fight"
-    assert g.refused("Cid", "thief-backstab", target=g.ids["Ann"], from_hand=2).rule == "power-cost"
+    assert g.refused_power("Cid", "thief-backstab", target=g.ids["Bob"], from_hand=1).rule == "power-in-fight"
+    assert g.refused_power("Cid", "thief-backstab", target=g.ids["Ann"], from_hand=2).rule == "power-cost"
 
 
 def test_theft_takes_a_small_item_on_four_or_more_else_costs_a_level():
@@ -195,16 +148,16 @@ def test_theft_takes_a_small_item_on_four_or_more_else_costs_a_level():
     g("Cid", type="give", player=g.ids["Cid"], instance=ring, to=g.ids["Ann"])
     g.power("Cid", "thief-theft", target=g.ids["Ann"], item=ring, roll=3, from_hand=1)
     assert g.p("Cid")["level"] == 2 and any(c["iid"] == ring for c in g.p("Ann")["cards"])
-    rule = g.refused("Cid", "thief-theft", target=g.ids["Ann"], item=g.iid("Ann", "Cart"), roll=6, from_hand=1).rule
+    rule = g.refused_power("Cid", "thief-theft", target=g.ids["Ann"], item=g.iid("Ann", "Cart"), roll=6, from_hand=1).rule
     assert rule == "power-theft-small-item"
 
 
 def test_theft_never_during_a_fight_in_classic_and_never_from_yourself():
     g = Game().give("Cid", cls("Thief"), item("Dagger"), hand=3).give("Bob", item("Ring"))
-    assert g.refused("Cid", "thief-theft", target=g.ids["Cid"], item=g.iid("Cid", "Dagger"),
+    assert g.refused_power("Cid", "thief-theft", target=g.ids["Cid"], item=g.iid("Cid", "Dagger"),
                      roll=6, from_hand=1).rule == "thief-no-steal-in-combat"
     g.fight()  # Ann fights: nobody at the table steals now
-    assert g.refused("Cid", "thief-theft", target=g.ids["Bob"], item=g.iid("Bob", "Ring"),
+    assert g.refused_power("Cid", "thief-theft", target=g.ids["Bob"], item=g.iid("Bob", "Ring"),
                      roll=6, from_hand=1).rule == "thief-no-steal-in-combat"
 
 
@@ -212,34 +165,34 @@ def test_theft_never_during_a_fight_in_classic_and_never_from_yourself():
 
 def test_flight_adds_one_per_card_to_that_roll_only():
     g = Game().give("Ann", cls("Wizard"), hand=4).fight("Ann", monster("Ogre", 9), monster("Troll", 9))
-    assert g.refused("Ann", "wizard-flight", monster=0, from_hand=2).rule == "power-running"  # still fighting
+    assert g.refused_power("Ann", "wizard-flight", monster=0, from_hand=2).rule == "power-running"  # still fighting
     g("Ann", type="resolve")
     line = g.power("Ann", "wizard-flight", monster=0, from_hand=2, roll=3)  # 3 + 2 = 5: away
     assert "escapes" in line and g.p("Ann")["hand"] == 2
-    rows = {e["monster"]: e for e in g.combat["escape"]}
+    rows = {e["monster"]: e for e in g.view["escape"]}
     assert rows[0]["escaped"] is True and rows[0]["needs"] == 3 and rows[1]["needs"] == 5
-    assert g.refused("Ann", "wizard-flight", monster=0, from_hand=1).rule == "power-running"  # rolled
-    assert g.refused("Ann", "wizard-flight", monster=1, from_hand=3, roll=1).rule == "power-cost"  # holds 2
+    assert g.refused_power("Ann", "wizard-flight", monster=0, from_hand=1).rule == "power-running"  # rolled
+    assert g.refused_power("Ann", "wizard-flight", monster=1, from_hand=3, roll=1).rule == "power-cost"  # holds 2
 
 
 def test_charm_takes_the_whole_hand_sends_one_monster_away_and_gives_its_treasures_only():
     g = Game().give("Ann", cls("Wizard"), hand=0).fight("Ann", monster("Ogre", 12))
-    assert g.refused("Ann", "wizard-charm", monster=0).rule == "power-cost"  # no hand to discard
+    assert g.refused_power("Ann", "wizard-charm", monster=0).rule == "power-cost"  # no hand to discard
     g("Ann", type="set_hand", player=g.ids["Ann"], count=3)
-    assert g.refused("Ann", "wizard-charm", monster=0, from_hand=2).rule == "power-cost"  # not all
-    assert g.refused("Ann", "wizard-charm", monster=0, from_play=[g.iid("Ann", "Wizard")]).rule == "discard-to-power"
+    assert g.refused_power("Ann", "wizard-charm", monster=0, from_hand=2).rule == "power-cost"  # not all
+    assert g.refused_power("Ann", "wizard-charm", monster=0, from_play=[g.iid("Ann", "Wizard")]).rule == "discard-to-power"
     g.power("Ann", "wizard-charm", monster=0)
-    assert g.p("Ann")["hand"] == 0 and g.combat["monsters"][0]["gone"]
+    assert g.p("Ann")["hand"] == 0 and g.view["monsters"][0]["gone"]
     g("Ann", type="resolve")
     assert g.p("Ann")["level"] == 1 and g.state["combat"]["result"]["treasures"] == 2
 
 
 def test_charm_is_for_a_monster_still_in_a_fight_being_fought():
     g = Game().give("Ann", cls("Wizard"), hand=5)
-    assert g.refused("Ann", "wizard-charm", monster=0).rule == "power-in-fight"
+    assert g.refused_power("Ann", "wizard-charm", monster=0).rule == "power-in-fight"
     g.fight("Ann", monster("Ogre", 12), monster("Troll", 3))
     g("host", type="remove_monster", monster=1)
-    assert g.refused("Ann", "wizard-charm", monster=1).rule == "power-charm"
+    assert g.refused_power("Ann", "wizard-charm", monster=1).rule == "power-charm"
 
 
 # --- classic: Halfling --------------------------------------------------------------------
@@ -249,7 +202,7 @@ def test_the_halflings_second_try_costs_a_card_and_is_once_per_roll():
     g("Ann", type="resolve")
     line = g.power("Ann", "halfling-second-try", monster=0, from_hand=1, roll=6)
     assert "rolled again" in line and "escapes" in line and g.p("Ann")["hand"] == 1
-    assert g.refused("Ann", "halfling-second-try", monster=0, from_hand=1).rule == "power-running"
+    assert g.refused_power("Ann", "halfling-second-try", monster=0, from_hand=1).rule == "power-running"
 
 
 def test_a_hand_the_table_does_not_track_pays_without_a_count_going_below_zero():
@@ -265,10 +218,10 @@ def test_a_hand_the_table_does_not_track_pays_without_a_count_going_below_zero()
 
 def test_oz_charm_needs_three_cards_at_least():
     g = Game("oz").give("Ann", cls("Wizard"), hand=2).fight("Ann", monster("Fighting Trees", 14))
-    assert g.refused("Ann", "wizard-charm", monster=0).rule == "power-cost"
+    assert g.refused_power("Ann", "wizard-charm", monster=0).rule == "power-cost"
     g("Ann", type="set_hand", player=g.ids["Ann"], count=3)
     g.power("Ann", "wizard-charm", monster=0)
-    assert g.p("Ann")["hand"] == 0 and g.combat["monsters"][0]["gone"]
+    assert g.p("Ann")["hand"] == 0 and g.view["monsters"][0]["gone"]
 
 
 @pytest.mark.parametrize("edition, holder, power", [
@@ -281,26 +234,26 @@ def test_powers_printed_only_on_their_cards_are_recorded_with_their_cost(edition
     g = Game(edition).give("Ann", cls(holder), hand=3)
     line = g.power("Ann", power, from_hand=2)
     assert "the table applies what the card says" in line and g.p("Ann")["hand"] == 1
-    assert g.refused("Ann", power, from_hand=4).rule == "power-cost"
-    assert g.refused("Bob", power).rule == "power-needs-card"
+    assert g.refused_power("Ann", power, from_hand=4).rule == "power-cost"
+    assert g.refused_power("Bob", power).rule == "power-needs-card"
 
 
 def test_tails_races_with_powers_on_their_cards_are_recorded_and_the_dog_is_passive():
     g = Game("tails").give("Ann", race("Fox"), hand=1).give("Bob", race("Dog"))
     g.power("Ann", "fox-ability", from_hand=1)
     assert g.p("Ann")["hand"] == 0
-    assert g.refused("Bob", "dog-helping").rule == "power-passive"
-    assert g.refused("Ann", "oligarch-charity").rule == "power-not-in-edition"
+    assert g.refused_power("Bob", "dog-helping").rule == "power-passive"
+    assert g.refused_power("Ann", "oligarch-charity").rule == "power-not-in-edition"
 
 
 def test_tails_berserk_once_per_fight_with_the_cards_number_or_recorded():
     g = Game("tails").give("Ann", cls("Warrior"), hand=4).fight()
     g.power("Ann", "warrior-berserking", from_hand=2, bonus=4)
-    assert g.combat["fighter_strength"] == 1 + 4
-    assert g.refused("Ann", "warrior-berserking", from_hand=1).rule == "power-once-per-combat"
+    assert g.view["fighter_strength"] == 1 + 4
+    assert g.refused_power("Ann", "warrior-berserking", from_hand=1).rule == "power-once-per-combat"
     g = Game("tails").give("Ann", cls("Warrior"), hand=4).fight()
     assert "the table adds it" in g.power("Ann", "warrior-berserking", from_hand=1)
-    assert g.combat["fighter_strength"] == 1 and g.p("Ann")["hand"] == 3
+    assert g.view["fighter_strength"] == 1 and g.p("Ann")["hand"] == 3
     with pytest.raises(BadAction):  # classic knows the number: no bonus to enter
         Game().give("Ann", cls("Warrior"), hand=2).fight().power("Ann", "warrior-berserking", from_hand=1, bonus=5)
 
@@ -310,7 +263,7 @@ def test_tails_theft_is_allowed_in_someone_elses_fight_but_not_when_either_is_fi
     g.fight("Ann")
     g.power("Cid", "thief-theft", target=g.ids["Bob"], item=g.iid("Bob", "Bone"), succeeded=True)
     assert any(c["card"]["name"] == "Bone" for c in g.p("Cid")["cards"])
-    assert g.refused("Cid", "thief-theft", target=g.ids["Ann"], item=g.iid("Ann", "Collar"),
+    assert g.refused_power("Cid", "thief-theft", target=g.ids["Ann"], item=g.iid("Ann", "Collar"),
                      succeeded=True).rule == "thief-no-steal-in-combat"
     with pytest.raises(BadAction):  # the card decides: the table says whether it worked
         g.power("Cid", "thief-theft", target=g.ids["Bob"], item=g.iid("Cid", "Bone"), roll=5)
@@ -320,9 +273,9 @@ def test_tails_backstab_and_charm():
     g = Game("tails").give("Cid", cls("Thief"), hand=1).give("Ann", cls("Wizard"), hand=3)
     g.fight("Ann", monster("Corral Snake", 8))
     g.power("Cid", "thief-backstab", target=g.ids["Ann"], bonus=2)
-    assert g.combat["fighter_strength"] == 1 - 2
+    assert g.view["fighter_strength"] == 1 - 2
     g.power("Ann", "wizard-charm", monster=0)
-    assert g.combat["monsters"][0]["gone"] and g.p("Ann")["hand"] == 0
+    assert g.view["monsters"][0]["gone"] and g.p("Ann")["hand"] == 0
 
 
 # --- the data and allowed -----------------------------------------------------------------

@@ -12,19 +12,16 @@ translation would.
 from __future__ import annotations
 
 import ast
-import copy
-import random
 import re
+from functools import partial
 from pathlib import Path
 
-import pytest
-
-from companion import engine
-from companion.engine import Actor, EngineError, RuleViolation, combat, editions
+from companion.engine import EngineError, RuleViolation, combat, editions
 from companion.engine import help as helping
 from companion.engine.words import EVENT_WORDS, english_plural, render
 
-HOST = Actor(host=True)
+from .driver import Game
+
 ROOT = Path(__file__).resolve().parents[2]
 MY_FILES = [ROOT / "companion" / "engine" / p for p in
             ("reducers/fight.py", "reducers/help.py", "deals.py", "help.py", "combat.py")]
@@ -164,30 +161,8 @@ def missing_parameters(value) -> list[str]:
 
 # --- the game, driven through engine.apply -------------------------------------------------
 
-class Table:
-    def __init__(self, edition="classic", names=("Ann", "Bob", "Cid")):
-        self.state = engine.new_game("WORDS2", edition)
-        self.ids = {name: engine.add_player(self.state, name, "male") for name in names}
-        self.events: list[dict] = []
-        self.views: list[dict] = []
-
-    def actor(self, who):
-        return HOST if who == "host" else Actor(player=self.ids[who])
-
-    def __call__(self, who, **action):
-        self.state, happened = engine.apply(self.state, action, self.actor(who), rng=random.Random(7))
-        assert isinstance(happened, dict) and "kind" in happened, happened  # an event, never a string
-        if action["type"] in FIGHT_ACTIONS:
-            self.events.append(happened)
-        self.views.append(engine.public_state(self.state))
-        return happened
-
-    def refused(self, who, **action) -> EngineError:
-        before = copy.deepcopy(self.state)
-        with pytest.raises(EngineError) as caught:
-            self(who, **action)
-        assert self.state == before
-        return caught.value
+Table = partial(Game, code="WORDS2", answer="event", players="stored", refusal=EngineError,
+                record=FIGHT_ACTIONS, record_views=True)
 
 
 def monster(name, level, treasures=1, **extra):
@@ -212,17 +187,12 @@ def won_fight(t: Table) -> None:
     t("Cid", type="one_shot", side="monsters", card={"kind": "one-shot", "name": "SLIME", "bonus": 1})
     t("Ann", type="offer", to=cid, treasures=1, pick_first=True)
     t("Cid", type="decline_offer", player=cid)
-    t("Ann", type="offer", to=bob, treasures=1, items=[t_iid(t, "Ann", "CLOAK")])
+    t("Ann", type="offer", to=bob, treasures=1, items=[t.iid("Ann", "CLOAK")])
     t("Ann", type="offer", to=cid, treasures=2)
     t("Bob", type="accept_offer", player=bob)
     t("Bob", type="gear", player=bob, delta=20)
     t("Ann", type="resolve")
     t("Ann", type="close_fight")
-
-
-def t_iid(t: Table, who: str, name: str) -> int:
-    player = next(p for p in t.state["players"] if p["id"] == t.ids[who])
-    return next(c["iid"] for c in player["cards"] if c["card"]["name"] == name)
 
 
 def fight_events() -> tuple[list[dict], list[dict], dict]:

@@ -4,21 +4,22 @@ names a parameter the engine does not give falls back to English instead of fail
 
 from __future__ import annotations
 
-import random
 import re
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from companion import engine
-from companion.engine import Actor, EngineError
+from companion.engine import EngineError
 from companion.engine import character as ch
 from companion.engine import editions
 from companion.engine import sheet as sheet_rules
 from companion.engine.reducers import sheet as sheet_reducers
 from companion.engine.words import EVENT_WORDS, english_plural, render
 
-HOST = Actor(host=True)
+from . import driver
+
 CLASSIC, OZ, SKOOL, TAILS = (editions.get(e) for e in ("classic", "oz", "spell-skool", "tails"))
 PLACEHOLDER = re.compile(r"(%\(\w+\)s)")
 # The kinds the sheet's reducers register (read from the module, so a new one is not missed).
@@ -77,29 +78,8 @@ def assert_complete(value) -> None:
 
 # ---------------------------------------------------------------- a game that records
 
-
-class Game:
-    def __init__(self, edition="classic", *names):
-        self.state = engine.new_game("TEST1", edition)
-        self.ids = {n: engine.add_player(self.state, n, "male") for n in names or ("ANN", "BOB", "CID")}
-        self.events: list[dict] = []
-        self.refusals: list[EngineError] = []
-
-    def __call__(self, who, **action) -> dict:
-        actor = HOST if who == "host" else Actor(player=self.ids[who])
-        self.state, happened = engine.apply(self.state, action, actor, rng=random.Random(7))
-        self.events.append(happened)
-        return happened
-
-    def refuse(self, who, **action) -> EngineError:
-        with pytest.raises(EngineError) as caught:
-            self(who, **action)
-        self.refusals.append(caught.value)
-        return caught.value
-
-    def iid(self, name, card_name):
-        player = next(p for p in self.state["players"] if p["id"] == self.ids[name])
-        return next(c["iid"] for c in player["cards"] if c["card"]["name"] == card_name)
+Game = partial(driver.Game, cast=("ANN", "BOB", "CID"), answer="event", players="stored",
+               refusal=EngineError)
 
 
 def item(name, bonus=1, slot="other", **extra):
@@ -150,42 +130,42 @@ def refuse_everything() -> Game:
     """Every refusal the sheet's reducers make themselves."""
     g = Game()
     ann, bob = g.ids["ANN"], g.ids["BOB"]
-    g.refuse("BOB", type="play", player=ann, card=item("SWORD"))                     # Forbidden
-    g.refuse("ANN", type="play", player=ann, card={"kind": "monster", "name": "ORC", "level": 1})
-    g.refuse("ANN", type="play", player=ann, card={"kind": "enhancer", "name": "HUGE", "bonus": 5})
+    g.refused("BOB", type="play", player=ann, card=item("SWORD"))                     # Forbidden
+    g.refused("ANN", type="play", player=ann, card={"kind": "monster", "name": "ORC", "level": 1})
+    g.refused("ANN", type="play", player=ann, card={"kind": "enhancer", "name": "HUGE", "bonus": 5})
     g("ANN", type="play", player=ann, card={"kind": "race", "name": "ELF"})
-    g.refuse("ANN", type="equip", player=ann, instance=g.iid("ANN", "ELF"), equipped=True)
-    g.refuse("ANN", type="give", player=ann, instance=g.iid("ANN", "ELF"), to=bob)
+    g.refused("ANN", type="equip", player=ann, instance=g.iid("ANN", "ELF"), equipped=True)
+    g.refused("ANN", type="give", player=ann, instance=g.iid("ANN", "ELF"), to=bob)
     g("ANN", type="play", player=ann, card=item("SWORD"))
-    g.refuse("ANN", type="give", player=ann, instance=g.iid("ANN", "SWORD"), to=ann)
-    g.refuse("ANN", type="sell", player=ann, instances=[])
-    g.refuse("ANN", type="sell", player=ann, instances=[g.iid("ANN", "SWORD"), g.iid("ANN", "SWORD")])
+    g.refused("ANN", type="give", player=ann, instance=g.iid("ANN", "SWORD"), to=ann)
+    g.refused("ANN", type="sell", player=ann, instances=[])
+    g.refused("ANN", type="sell", player=ann, instances=[g.iid("ANN", "SWORD"), g.iid("ANN", "SWORD")])
     g("BOB", type="play", player=bob, card=item("GEM", gold=1000))
-    g.refuse("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")])         # not BOB's turn
+    g.refused("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")])         # not BOB's turn
     g("ANN", type="fight", player=ann, monster={"kind": "monster", "name": "RAT", "level": 1})
-    g.refuse("ANN", type="play", player=ann, card=item("AXE"))
-    g.refuse("ANN", type="play", player=ann, card={"kind": "one-shot", "name": "POTION", "bonus": 2})
-    g.refuse("ANN", type="equip", player=ann, instance=g.iid("ANN", "SWORD"), equipped=False)
-    g.refuse("ANN", type="give", player=ann, instance=g.iid("ANN", "SWORD"), to=bob)
-    g.refuse("ANN", type="sell", player=ann, instances=[g.iid("ANN", "SWORD")])
+    g.refused("ANN", type="play", player=ann, card=item("AXE"))
+    g.refused("ANN", type="play", player=ann, card={"kind": "one-shot", "name": "POTION", "bonus": 2})
+    g.refused("ANN", type="equip", player=ann, instance=g.iid("ANN", "SWORD"), equipped=False)
+    g.refused("ANN", type="give", player=ann, instance=g.iid("ANN", "SWORD"), to=bob)
+    g.refused("ANN", type="sell", player=ann, instances=[g.iid("ANN", "SWORD")])
     g("CID", type="die", player=g.ids["CID"])
-    g.refuse("CID", type="play", player=g.ids["CID"], card=item("AXE"))
-    g.refuse("BOB", type="give", player=bob, instance=g.iid("BOB", "GEM"), to=g.ids["CID"])
-    g.refuse("CID", type="die", player=g.ids["CID"])                                 # already dead
+    g.refused("CID", type="play", player=g.ids["CID"], card=item("AXE"))
+    g.refused("BOB", type="give", player=bob, instance=g.iid("BOB", "GEM"), to=g.ids["CID"])
+    g.refused("CID", type="die", player=g.ids["CID"])                                 # already dead
     g("ANN", type="resolve")                                                         # SWORD wins
     g("ANN", type="end_turn", player=ann)                                            # BOB's turn
     g("BOB", type="play", player=bob, card=item("RING", gold=600))
-    g.refuse("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
+    g.refused("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
              doubled=g.iid("BOB", "GEM"))                                             # no Halfling
     g("BOB", type="play", player=bob, card={"kind": "race", "name": "HALFLING"})
     g("BOB", type="sell", player=bob, instances=[g.iid("BOB", "RING")], doubled=g.iid("BOB", "RING"))
-    g.refuse("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
+    g.refused("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
              doubled=g.iid("BOB", "GEM"))                                             # twice
     g("BOB", type="play", player=bob, card=item("PEBBLE", gold=None))
-    g.refuse("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
+    g.refused("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
              doubled=g.iid("BOB", "PEBBLE"))                                          # not sold
     g("ANN", type="play", player=bob, card={"kind": "curse", "name": "RUST", "lose_slot": "any"})
-    g.refuse("BOB", type="give", player=bob, instance=g.iid("BOB", "GEM"), to=ann)    # BOB picks
+    g.refused("BOB", type="give", player=bob, instance=g.iid("BOB", "GEM"), to=ann)    # BOB picks
     return g
 
 

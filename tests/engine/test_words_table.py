@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import random
 import re
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -25,6 +26,8 @@ from companion.engine.reducers import house
 from companion.engine.state import (bool_field, choice_field, clean_name, clean_sex, find_card, find_player,
                                     int_field)
 from companion.engine.words import EVENT_WORDS, english, english_plural, render
+
+from .driver import Game
 
 HOST = Actor(host=True)
 
@@ -152,27 +155,7 @@ def missing_parameters(value) -> list[str]:
 
 # --- the game, driven through engine.apply -------------------------------------------------
 
-class Table:
-    def __init__(self, edition="classic", names=("Ann", "Bob", "Cid")):
-        self.state = engine.new_game("WORDS1", edition)
-        self.ids = {name: engine.add_player(self.state, name, "male") for name in names}
-        self.events: list[dict] = []
-
-    def actor(self, who):
-        return HOST if who == "host" else Actor(player=self.ids[who])
-
-    def __call__(self, who, **action):
-        self.state, happened = engine.apply(self.state, action, self.actor(who), rng=random.Random(7))
-        assert isinstance(happened, dict) and "kind" in happened, happened  # an event, never a string
-        self.events.append(happened)
-        return happened
-
-    def refused(self, who, **action) -> EngineError:
-        with pytest.raises(EngineError) as caught:
-            self(who, **action)
-        return caught.value
-
-
+Table = partial(Game, code="WORDS1", answer="event", refusal=EngineError)
 HOUSE = {"kind": "monster", "name": "Tax Collector", "level": 4, "treasures": 1}
 
 
