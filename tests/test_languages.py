@@ -202,6 +202,11 @@ def _pages(client, table, lang):
     yield "host", host.get(f"/games/{code}/host")
     yield "table", stranger.get(f"/games/{code}/table")
     yield "history", ann.get(f"/games/{code}/history")
+    yield "summary", stranger.get(f"/games/{code}/summary")
+    yield "me tab", ann.get(f"/games/{code}?tab=me")
+    yield "card lookup", ann.get(f"/cards?game={code}&q=dwarf")
+    yield "card page", ann.get(f"/cards/classic/dwarf?game={code}")
+    yield "monster page", ann.get(f"/cards/classic/face-sucker?game={code}")
     yield "calculator", stranger.get("/calculator")
     yield "rules", stranger.get("/rules")
     yield "refusal", bob.post(f"/games/{code}/act", data={"type": "level", "player": table.ids["Bob"],
