@@ -112,7 +112,7 @@ def _tally(client, code) -> dict[str, dict[str, str]]:
     rows = {}
     for row in re.findall(r'<tr data-player="\d+".*?</tr>', html, re.S):
         name = re.search(r'<th scope="row">([^<🏆]+)', row).group(1).strip()
-        rows[name] = dict(re.findall(r'<td class="(\w+)">(\d+)</td>', row))
+        rows[name] = dict(re.findall(r'<td class="(\w+)"[^>]*>(\d+)</td>', row))
     return rows
 
 
