@@ -9,11 +9,8 @@ card names: facts, never translated) is taken out: English that bypassed transla
 
 from __future__ import annotations
 
-import ast
 import random
-import re
 from functools import partial
-from pathlib import Path
 
 import pytest
 
@@ -25,9 +22,11 @@ from companion.engine.errors import TooLarge
 from companion.engine.reducers import house
 from companion.engine.state import (bool_field, choice_field, clean_name, clean_sex, find_card, find_player,
                                     int_field)
-from companion.engine.words import EVENT_WORDS, english, english_plural, render
+from companion.engine.words import EVENT_WORDS, english, render
 
+from . import words_check
 from .driver import Game
+from .words_check import broken, broken_plural, missing_parameters
 
 HOST = Actor(host=True)
 
@@ -38,119 +37,14 @@ TABLE_KINDS = {
     "add_house_card", "import_house_cards",
 }
 
-PLACEHOLDER = re.compile(r"(%\([a-z_]+\)s|%%)")
-
-
-def upper(msgid: str) -> str:
-    """A translation into "capitals": every word changes, every placeholder stays."""
-    return "".join(part if PLACEHOLDER.fullmatch(part) else part.upper() for part in PLACEHOLDER.split(msgid))
-
-
-def upper_plural(singular: str, plural: str, n: int) -> str:
-    return upper(english_plural(singular, plural, n))
-
-
-def broken(msgid: str) -> str:
-    """A translation that names parameters nobody passes (a translator's typo)."""
-    return msgid.replace("%(", "%(missing_")
-
-
-def broken_plural(singular: str, plural: str, n: int) -> str:
-    return broken(english_plural(singular, plural, n))
-
-
 # The parameters that may hold plain text: facts (names, card names, ids, a field's path, the
 # values a field allows), never words. Any other text parameter is English that bypassed
 # translation.
 FACT_KEYS = {"name", "old", "to_name", "card", "card_id", "cards", "names", "field", "parent", "type",
              "given", "kinds", "choices", "last", "expected", "keys", "key", "edition", "editions",
              "stat", "sex", "variant", "source", "choice"}
-
-
-def param_texts(value) -> list[str]:
-    """The text parameters anywhere in a said or an event; each must be a fact (``FACT_KEYS``)."""
-    out: list[str] = []
-    if isinstance(value, list):
-        for v in value:
-            out += param_texts(v)
-    elif isinstance(value, dict):
-        for key, v in value.items():
-            if key in ("said", "plural", "kind"):
-                continue
-            if isinstance(v, str):
-                assert key in FACT_KEYS, f"text parameter {key}={v!r} is not a fact: make it a said"
-                out.append(v)
-            else:
-                out += param_texts(v)
-    return out
-
-
-def _marked_msgids() -> set[str]:
-    """Every msgid written in the code as ``N_("...")``: what extraction finds for translators."""
-    found = set()
-    for path in (Path(__file__).resolve().parents[2] / "companion").rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "N_"
-                    and node.args and isinstance(node.args[0], ast.Constant)):
-                found.add(node.args[0].value)
-            # said_plural's two literals are extracted as one plural entry (-k said_plural:1,2)
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id == "said_plural"):
-                found.update(a.value for a in node.args[:2] if isinstance(a, ast.Constant))
-    return found
-
-
-MARKED = _marked_msgids()
-
-
-def msgids(value) -> list[str]:
-    """The msgids a said or an event is rendered with (its own and those nested in it)."""
-    out: list[str] = []
-    if isinstance(value, list):
-        for v in value:
-            out += msgids(v)
-    elif isinstance(value, dict):
-        if "said" in value:
-            out += [value["said"]] + ([value["plural"]] if "plural" in value else [])
-        elif "kind" in value:
-            out.append(EVENT_WORDS[value["kind"]])
-        for v in value.values():
-            out += msgids(v) if isinstance(v, (dict, list)) else []
-    return out
-
-
-def assert_all_translated(value) -> None:
-    # A msgid made at run time (an f-string) would reach gettext but never a catalog.
-    for msgid in msgids(value):
-        assert msgid in MARKED, f"{msgid!r} is not a literal N_() msgid"
-    text = render(value, upper, upper_plural)
-    assert text != render(value), value
-    rest = text
-    for fact in sorted(param_texts(value), key=len, reverse=True):
-        if fact:
-            rest = rest.replace(fact, "")
-    assert not any(ch.islower() for ch in rest), (text, value)
-
-
-def missing_parameters(value) -> list[str]:
-    """Msgids of this said/event (and those nested in it) that its parameters cannot fill."""
-    if isinstance(value, list):
-        return [m for v in value for m in missing_parameters(v)]
-    if not isinstance(value, dict):
-        return []
-    found = []
-    template = value.get("said") or EVENT_WORDS.get(value.get("kind"))
-    if template is not None:
-        params = {k: v for k, v in value.items() if k not in ("said", "kind", "parts", "plural")}
-        for msgid in filter(None, (template, value.get("plural"))):
-            try:
-                msgid % params
-            except (KeyError, ValueError, TypeError):
-                found.append(msgid)
-    for key, v in value.items():
-        if isinstance(v, (dict, list)):
-            found += missing_parameters(v)
-    return found
+param_texts = partial(words_check.param_texts, facts=FACT_KEYS)
+assert_all_translated = partial(words_check.assert_all_translated, facts=FACT_KEYS)
 
 
 # --- the game, driven through engine.apply -------------------------------------------------
