@@ -12,29 +12,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 
 import requests
+from serving import companion_server, percentile
 
 PHONES = 6
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 class Listener(threading.Thread):
@@ -65,19 +50,7 @@ def main() -> int:
     parser.add_argument("--actions", type=int, default=300)
     args = parser.parse_args()
 
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    instance = tempfile.mkdtemp(prefix="companion-bench-")
-    env = dict(os.environ, COMPANION_INSTANCE_PATH=instance, COMPANION_PUBLIC_URL=base)
-    server = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
-                               "--port", str(port)], env=env, stdout=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            try:
-                requests.get(base + "/", timeout=1)
-                break
-            except requests.RequestException:
-                time.sleep(0.1)
+    with companion_server() as base:
         session = requests.Session()
         game = session.post(base + "/api/games", json={"edition": "classic"}).json()
         code = game["code"]
@@ -122,9 +95,6 @@ def main() -> int:
         print(f"all {PHONES} phones have the event: median {ms(fan_out)}, p95 {ms(fan_out, 95)} "
               f"({len(fan_out)}/{len(round_trips)} delivered within 5 s)")
         return 0
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 if __name__ == "__main__":

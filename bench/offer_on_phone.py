@@ -13,30 +13,15 @@ check that the offer does arrive in view, this script says how fast.
 from __future__ import annotations
 
 import argparse
-import os
-import socket
 import statistics
-import subprocess
-import sys
-import tempfile
 import time
 
 import requests
 from playwright.sync_api import expect, sync_playwright
+from serving import companion_server, percentile
 
 CHROMIUM = "/usr/bin/chromium"
 TARGET_S = 1.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
 
 
 def main() -> int:
@@ -44,20 +29,7 @@ def main() -> int:
     parser.add_argument("--offers", type=int, default=30)
     args = parser.parse_args()
 
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    instance = tempfile.mkdtemp(prefix="companion-bench-")
-    env = dict(os.environ, COMPANION_INSTANCE_PATH=instance, COMPANION_PUBLIC_URL=base,
-               COMPANION_SECRET_KEY="bench")
-    server = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
-                               "--port", str(port)], env=env, stdout=subprocess.DEVNULL)
-    try:
-        for _ in range(100):
-            try:
-                requests.get(base + "/", timeout=1)
-                break
-            except requests.RequestException:
-                time.sleep(0.1)
+    with companion_server(COMPANION_SECRET_KEY="bench") as base:
         api = requests.Session()
         code = api.post(base + "/api/games", json={"edition": "classic"}).json()["code"]
         seats = {}
@@ -104,9 +76,6 @@ def main() -> int:
               f"p95 {ms(percentile(took, 95))}, worst {ms(max(took))}; "
               f"{within}/{len(took)} within {TARGET_S:.0f} s")
         return 0
-    finally:
-        server.terminate()
-        server.wait(10)
 
 
 if __name__ == "__main__":
