@@ -328,6 +328,21 @@ class Store:
                      "actor_player": e.actor_player, "actor_host": e.actor_host,
                      "at": e.created_at.isoformat()} for e in rows]
 
+    def with_undo_log(self, code: str) -> tuple[dict, list[tuple[int, str, dict, Any]]]:
+        """The game's state and, read in the same transaction, every event up to its version in
+        order: (version, kind, event, the reverse patch or old state undo applies) for the
+        timeline (``companion.web.timeline``)."""
+        with self._session() as session:
+            game = self._game(session, code)
+            state = json.loads(game.state)
+            state["version"] = game.version
+            rows = session.exec(
+                select(Event.version, Event.kind, Event.data, Event.text, Event.state_before)
+                .where(Event.game_id == game.id, Event.version <= game.version)
+                .order_by(Event.version)).all()
+        return state, [(version, kind, json.loads(data) if data else {"kind": "note", "text": text},
+                        json.loads(before)) for version, kind, data, text, before in rows]
+
     def event_sizes(self, code: str) -> list[int]:
         """Bytes each event row stores (for the growth benchmark)."""
         with self._session() as session:

@@ -13,15 +13,13 @@ The level race (``level_race``) and the end-of-game summary (``summary``) are ma
 from __future__ import annotations
 
 import copy
-import json
 from dataclasses import dataclass, field
 
 import jsonpatch
 import jsonpointer
-from sqlmodel import Session, select
 
 from companion.engine.state import combat_view
-from companion.store import NOT_UNDONE, Event, Game, Store
+from companion.store import NOT_UNDONE, Store
 
 
 @dataclass(frozen=True)
@@ -117,15 +115,7 @@ def replay(state: dict, rows: list[tuple[int, str, dict, dict | list]]) -> Timel
 
 def read(the_store: Store, code: str) -> tuple[dict, Timeline]:
     """The game's current state and its timeline."""
-    state = the_store.load(code)  # a NotFound for an unknown code
-    with Session(the_store.engine) as session:
-        found = session.exec(
-            select(Event.version, Event.kind, Event.data, Event.text, Event.state_before)
-            .join(Game, Event.game_id == Game.id)
-            .where(Game.code == state["code"], Event.version <= state["version"])
-            .order_by(Event.version)).all()
-    rows = [(version, kind, json.loads(data) if data else {"kind": "note", "text": text},
-             json.loads(stored)) for version, kind, data, text, stored in found]
+    state, rows = the_store.with_undo_log(code)  # a NotFound for an unknown code
     return state, replay(state, rows)
 
 
