@@ -271,3 +271,26 @@ def test_every_russian_question_of_the_rulebase_finds_its_own_ruling():
         if ruling["id"] not in [r["id"] for r in rulebase.search(q, limit=3)]:
             misses.append(ruling["id"])
     assert not misses
+
+
+@pytest.mark.parametrize("lang, words, marked", [
+    ("ru", "Каждый игрок с самым высоким уровнем забирает у вас по одной шмотке.", False),
+    ("de", "Each highest-Level player takes one Item from you.", True),  # no German card texts
+])
+def test_a_catalog_cards_bad_stuff_text_is_shown_in_the_readers_language(client, lang, words, marked):
+    # Net Troll's Bad Stuff is done by hand: the log line and the note on the sheet quote the
+    # card, in the reader's language where the catalog has it, else in English marked as such.
+    from .conftest import Table
+
+    table = Table(client)
+    table.join("Ann")
+    ann = table.ids["Ann"]
+    table.act("Ann", {"type": "fight", "player": ann, "monster": "classic/net-troll"})
+    table.act("Ann", {"type": "resolve"})
+    table.act("Ann", {"type": "run_away", "player": ann, "monster": 0, "roll": 1})
+    client.set_cookie("lang", lang)
+    history = client.get(f"/api/games/{table.code}/history").get_json()["events"]
+    assert words in history[0]["text"]
+    client.set_cookie(f"seat_{table.code}", table.tokens["Ann"])
+    page = client.get(f"/games/{table.code}?tab=me").get_data(as_text=True)
+    assert (f'<span lang="en">{words}</span>' in page) is marked and words in page

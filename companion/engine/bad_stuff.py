@@ -23,7 +23,7 @@ from . import character, sheet
 from .core import Context, own, reducer
 from .errors import BadAction
 from .state import find_player, next_id
-from .words import N_, event, event_words, said, said_plural
+from .words import N_, card_text, event, event_words, said, said_plural
 
 Step = dict[str, Any]
 # A step's effect: it appends what happened to ``out`` and answers False when it found
@@ -159,10 +159,12 @@ class _Run:
 
     def manual(self, step: Step) -> bool:
         bad = self.monster.get("bad_stuff") or {}
+        # ``card``: a catalog card's id, so a page can show its text in the reader's language.
         note = {"id": next_id(self.state), "monster": self.monster.get("name"),
-                "summary": bad.get("summary")}
+                "card": self.monster.get("id"), "summary": bad.get("summary")}
         self.player.setdefault("pending_bad_stuff", []).append(note)
-        self.out.append(bad.get("summary") or said(N_("as the card says")))
+        self.out.append(card_text(self.monster, "bad_stuff", bad["summary"]) if bad.get("summary")
+                        else said(N_("as the card says")))
         return True
 
 
@@ -183,7 +185,8 @@ def steps_of(monster: dict) -> tuple[list[Step], Any]:
     if bad.get("death"):
         return [{"do": "death"}], None
     if bad.get("levels"):
-        return [{"do": "lose_levels", "value": bad["levels"]}], bad.get("summary")
+        return ([{"do": "lose_levels", "value": bad["levels"]}],
+                card_text(monster, "bad_stuff", bad["summary"]) if bad.get("summary") else None)
     return [{"do": "manual"}], None
 
 

@@ -52,6 +52,13 @@ def event_words(kind: str, msgid: str) -> str:
     return kind
 
 
+def card_text(card: dict, field: str, english_text: str) -> dict:
+    """A card's own text inside a said (its Bad Stuff, say): not words of ours, so no msgid.
+    It renders as the English text; the web layer shows a catalog card's translation instead
+    where there is one (``companion.web.words.text``)."""
+    return {"card_text": card.get("id"), "field": field, "text": english_text}
+
+
 def event(kind: str, *parts: dict | None, **params: Any) -> dict:
     """An event of a registered kind; ``parts`` are optional saids that follow its sentence."""
     if kind not in EVENT_WORDS:

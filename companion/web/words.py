@@ -30,7 +30,26 @@ def _ngettext(singular: str, plural: str, n: int) -> str:
 
 def text(value: Any) -> str:
     """A said, an event, a list of them, or a plain value, in the asker's language."""
+    if lang() != "en":  # English pages show the cards' texts as they are
+        value = _card_texts_localized(value)
     return render(value, _translate, _ngettext)
+
+
+def _card_texts_localized(value: Any) -> Any:
+    """``value`` with every card text (``engine.words.card_text``) of a catalog card in the
+    asker's language where the catalog has it translated."""
+    if isinstance(value, list):
+        return [_card_texts_localized(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "card_text" in value:
+        if not value["card_text"]:  # a house or inline card: the table's own words
+            return value
+        from companion.catalog import localized_card
+
+        card = localized_card({"id": value["card_text"], value["field"]: {"summary": value["text"]}}, lang())
+        return {**value, "text": card[value["field"]]["summary"]}
+    return {k: _card_texts_localized(v) for k, v in value.items()}
 
 
 def refusal_parts(exc: EngineError) -> dict:
@@ -106,7 +125,23 @@ def public_state(state: dict) -> dict:
     """``engine.public_state`` with its words in the asker's language (pages and API alike)."""
     from companion import engine
 
-    return localize(engine.public_state(state))
+    public = localize(engine.public_state(state))
+    for player in public["players"]:
+        for note in player.get("pending_bad_stuff") or ():
+            _localize_bad_stuff_note(note)
+    return public
+
+
+def _localize_bad_stuff_note(note: dict) -> None:
+    """A Bad Stuff to do by hand shows its catalog card's text in the reader's language when
+    translated; ``lang`` is set when the text shown is in another language than the page's."""
+    from companion.catalog import localized_card
+
+    if not note.get("card"):
+        return
+    card = localized_card({"id": note["card"], "bad_stuff": {"summary": note.get("summary")}}, lang())
+    note["summary"] = card["bad_stuff"]["summary"]
+    note["lang"] = card["lang"] if card["fallback"] else None
 
 
 def verdict(state: dict, action: Any, actor) -> dict:

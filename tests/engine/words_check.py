@@ -44,6 +44,8 @@ def param_texts(value, facts: set[str]) -> list[str]:
         for v in value:
             out += param_texts(v, facts)
     elif isinstance(value, dict):
+        if "card_text" in value:  # a card's own text (engine.words.card_text): a fact
+            return [value["text"]]
         for key, v in value.items():
             if key in ("said", "plural", "kind"):
                 continue
