@@ -1,0 +1,52 @@
+"""A class power and a Bad Stuff done by hand, on a phone (issue 13): the Warrior berserks from
+the fight on her screen, her strength and hand follow; caught by Net Troll, whose Bad Stuff
+needs the table's choice, she finds the card's words on her sheet and marks it done."""
+
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+from .conftest import ARTIFACTS
+from .test_play_screen_browser import tab
+from .test_sheet_browser import Table
+
+
+def test_a_warrior_berserks_on_her_phone_and_confirms_a_bad_stuff_done_by_hand(server, phones):
+    table = Table(server, "classic")
+    ann = table.seat("Ann", "female", "classic/warrior")
+    table.act(ann, {"type": "set_hand", "player": ann, "count": 3})
+    table.act(ann, {"type": "fight", "player": ann, "monster": "classic/net-troll"})
+    (phone,) = phones(1)
+    table.open(phone, ann)
+
+    # The fight is on her screen, and Berserking with it: discarding two cards adds two.
+    expect(phone.locator("#game")).to_have_attribute("data-tab", "fight")
+    expect(phone.locator("#players-strength")).to_have_text("1")  # her level alone
+    berserk = phone.get_by_role("button", name="discard 2 cards")
+    expect(berserk).to_be_in_viewport()
+    berserk.click()
+    expect(phone.locator("#players-strength")).to_have_text("3")
+    expect(phone.get_by_role("button", name="discard 1 card")).to_have_count(0)  # once per fight
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "powers-berserk-360x740.png"))
+
+    # Still short: she runs, rolls a 1 on the real die, and is caught.
+    phone.get_by_role("button", name="Give up: run away").click()
+    escape = phone.locator('#escapes li:has-text("Net Troll")')
+    escape.get_by_label("Real die result").select_option("1")
+    escape.get_by_role("button", name="I rolled this").click()
+    expect(phone.locator("#fight-result")).to_contain_text("Ann was caught by Net Troll")
+
+    # The Bad Stuff the app cannot choose waits on her sheet with the card's words (she puts
+    # the roll's undo toast away first: it sits over the lower part of the screen).
+    toast = phone.locator("#notice")
+    expect(toast).to_contain_text("Bad Stuff: Each highest-Level player takes one Item from you.")
+    toast.get_by_role("button", name="Dismiss").click()
+    tab(phone, "me")
+    note = phone.locator('[id^="pending-bad-stuff-"]')
+    expect(note).to_contain_text("Each highest-Level player takes one Item from you.")
+    expect(note).to_be_in_viewport()
+    phone.screenshot(path=str(ARTIFACTS / "powers-bad-stuff-by-hand-360x740.png"))
+    note.get_by_role("button", name="Done").click()
+    expect(note).to_have_count(0)
+    assert table.state()["players"][0]["hand"] == 1
