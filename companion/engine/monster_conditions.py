@@ -56,7 +56,7 @@ def chase_away(state: dict, fight: dict, ctx: Context) -> list[dict]:
 
 def not_pursued(state: dict, fight: dict, ctx: Context) -> list[dict]:
     """Record an escape without a roll for every player a monster does not pursue."""
-    from .reducers.fight import _maybe_finish_running  # the reducers import this module
+    from .reducers.fight import finish_if_nobody_runs  # the reducers import this module
 
     view = combat_view(state, helpers=False)
     done = {(e["player"], e["monster"]) for e in fight["escapes"]}
@@ -72,7 +72,7 @@ def not_pursued(state: dict, fight: dict, ctx: Context) -> list[dict]:
         out.append(said(N_("%(monster)s does not pursue %(name)s: escaped without a roll"),
                         player=player["id"], name=player["name"], monster=names[row["monster"]]))
     if out:
-        _maybe_finish_running(state, fight)
+        finish_if_nobody_runs(state, fight)
     return out
 
 

@@ -148,7 +148,7 @@ def end_if_no_monsters(state: dict, ctx: Context) -> dict | None:
     if any(not m["gone"] for m in view["monsters"]):
         return None
     if fight["stage"] == "running":  # nobody is left to run from
-        _maybe_finish_running(state, fight)
+        finish_if_nobody_runs(state, fight)
         return None
     if not _rules(state, ctx).fight_ends_without_monsters:
         return None
@@ -240,7 +240,7 @@ def _resolve(state, action, actor, ctx):
         fight["stage"] = "running"
         happened = event("fight_lost", player=fighter["id"], name=fighter["name"],
                          players=view["players_strength"], monsters=view["monsters_strength"])
-        _maybe_finish_running(state, fight)  # nobody left to run (every runner dead)
+        finish_if_nobody_runs(state, fight)  # nobody left to run (every runner dead)
         return happened
     return _win(state, fight, view, fighter, ctx)
 
@@ -344,7 +344,7 @@ def _run_away(state, action, actor, ctx):
     else:
         happened = event("caught", flee, bad_stuff=bad_stuff.caught(
             state, player, card, ctx, action.get("bad_stuff_roll")), **words)
-    _maybe_finish_running(state, fight)
+    finish_if_nobody_runs(state, fight)
     return happened
 
 
@@ -369,7 +369,9 @@ def _pending_escapes(state: dict, fight: dict) -> list[tuple[int, int]]:
     return [(pid, i) for pid in runners for i in live if (pid, i) not in done]
 
 
-def _maybe_finish_running(state: dict, fight: dict) -> None:
+def finish_if_nobody_runs(state: dict, fight: dict) -> None:
+    """A lost fight is over once nobody has a roll left to make (also when a monster stops
+    pursuing: ``monster_conditions``)."""
     if not _pending_escapes(state, fight):
         fight["stage"] = "over"
         use_up(state, fight)
@@ -428,7 +430,7 @@ def _sacrifice_ally(state, action, actor, ctx):
         if pid in saved:
             fight["escapes"].append({"player": pid, "monster": index, "roll": None, "escaped": True})
     player["cards"].remove(ally)
-    _maybe_finish_running(state, fight)
+    finish_if_nobody_runs(state, fight)
     return event("sacrifice_ally", player=player["id"], name=player["name"], card=ally["card"]["name"])
 
 
