@@ -182,16 +182,17 @@ def reverse_patch(before: dict, after: dict) -> list:
                                 {k: b[k] for k in keys if k in b}).patch
 
 
-def restore(current: dict, stored: dict | list) -> dict:
+def restore(current: dict, stored: dict | list, *, in_place: bool = False) -> dict:
     """The state before an event, from the current state and what the event stored.
 
     Undo is a strict stack, so the current state is always the state right after the event
     being undone (apart from the parts undo does not restore), and its patch applies.
+    ``in_place``: ``current`` may be changed (a walk back through many events owns it).
     """
     if isinstance(stored, dict):  # an event written before patches: the whole state before it
         restored = stored
     else:
-        restored = jsonpatch.apply_patch(_undoable(current), stored)
+        restored = jsonpatch.apply_patch(_undoable(current), stored, in_place=in_place)
     for key in NOT_UNDONE:
         if key in current:
             restored[key] = current[key]

@@ -19,7 +19,7 @@ import jsonpatch
 import jsonpointer
 
 from companion.engine.state import combat_view
-from companion.store import NOT_UNDONE, Store
+from companion.store import NOT_UNDONE, Store, restore
 
 
 @dataclass(frozen=True)
@@ -70,14 +70,6 @@ def _won_fight(doc: dict) -> tuple[int, int | None]:
     return killed, view["helper"] if view["helper_counts"] else None
 
 
-def _before(doc: dict, stored: dict | list) -> dict:
-    """The table before an event, from the table after it (``store.restore`` without the
-    parts undo does not restore, and in place: the walk owns ``doc``)."""
-    if isinstance(stored, dict):  # an event written before patches: the whole state before it
-        return {k: v for k, v in stored.items() if k not in NOT_UNDONE}
-    return jsonpatch.apply_patch(doc, stored, in_place=True)
-
-
 def replay(state: dict, rows: list[tuple[int, str, dict, dict | list]]) -> Timeline:
     """The timeline from the current ``state`` and its event rows ``(version, kind, event,
     reverse patch)`` in version order. Rows after the state's version are ignored (written
@@ -93,7 +85,7 @@ def replay(state: dict, rows: list[tuple[int, str, dict, dict | list]]) -> Timel
         killed, helper = _won_fight(doc) if happened.get("kind") == "fight_won" else (0, None)
         after[version] = (_seats(doc), killed, helper)
         try:
-            doc = _before(doc, stored)
+            doc = restore(doc, stored, in_place=True)  # the walk owns doc
         except (jsonpatch.JsonPatchException, jsonpointer.JsonPointerException, KeyError,
                 IndexError, TypeError):
             break
