@@ -88,6 +88,7 @@ def test_the_fighter_offers_a_bribe_the_helper_accepts_on_his_phone_and_the_deal
     expect(boris_phone.locator("#notice")).to_contain_text("Not allowed")
     expect(boris_phone.locator("#notice .citation")).to_be_visible()
     expect(boris_phone.locator("#deal")).to_be_visible()
+    boris_phone.locator("#notice").get_by_role("button", name="Dismiss").click()
 
     # Natasha resolves: her level, the treasures face up, the Samovar moves to Boris.
     natasha_phone.get_by_role("button", name="Resolve the fight").click()

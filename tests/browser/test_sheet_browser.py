@@ -150,6 +150,7 @@ def test_a_player_builds_a_classic_character_sells_meets_refusals_and_dies(serve
     expect(notice.get_by_role("link", name="The full ruling (big-item-limit)")).to_be_visible()
     expect(item_row(phone, "Chainsaw")).to_have_count(0)
     shot(phone, "sheet-03-second-big-item-refused")
+    notice.get_by_role("button", name="Dismiss").click()  # as a player would: it sits over the sheet
 
     # Selling on her own turn: 400 + 600 gold is one level, no change.
     phone.locator('summary:text-is("Sell items for levels")').click()
@@ -179,6 +180,7 @@ def test_a_player_builds_a_classic_character_sells_meets_refusals_and_dies(serve
     expect(phone.locator("#my-level")).to_have_text("9")
     expect(item_row(phone, "Pointy Hat of Power")).to_have_count(1)
     shot(phone, "sheet-04-sale-to-level-ten-refused")
+    notice.get_by_role("button", name="Dismiss").click()  # as a player would: it sits over the sheet
 
     # Dying: confirm the dialog; items go, level, race and class stay.
     phone.once("dialog", lambda dialog: dialog.accept())
@@ -223,6 +225,7 @@ def test_another_players_change_keeps_my_half_filled_forms_and_selling_off_turn_
     expect(notice).to_contain_text("turn")
     expect(notice.locator(".citation")).to_be_visible()
     expect(phone.locator("#my-level")).to_have_text("1")
+    notice.get_by_role("button", name="Dismiss").click()
     # Changing one's mind at the confirm dialog changes nothing.
     phone.once("dialog", lambda dialog: dialog.dismiss())
     phone.get_by_role("button", name="Record that Bob died").click()

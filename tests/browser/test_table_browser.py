@@ -49,5 +49,6 @@ def test_level_ten_refusal_shows_the_rule_and_citation_on_the_phone(server, phon
     expect(notice).to_contain_text("Munchkin (classic rules)")
     expect(ann.locator("#my-level")).to_have_text("9")
     shot(ann, "refusal-level-ten")
+    notice.get_by_role("button", name="Dismiss").click()  # as she would: it sits over her sheet
     kill.click()
     expect(ann.locator(".winner")).to_contain_text("Ann")
