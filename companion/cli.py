@@ -259,6 +259,18 @@ def run_workers(server, count: int) -> None:
             start_worker()
 
 
+def warm(app) -> None:
+    """Do once, before the first phone arrives, what its first page would otherwise wait for:
+    compile every template (about half a second) and build the card and rules search indexes."""
+    from companion import rulebase
+    from companion.catalog import load_catalog
+
+    for name in app.jinja_env.list_templates(extensions=["html"]):
+        app.jinja_env.get_template(name)
+    load_catalog().search("warm up")
+    rulebase.search("warm up")
+
+
 def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
           idle_timeout: float = IDLE_TIMEOUT, max_connections: int | None = None,
           max_streams_per_game: int | None = None, access_log: bool = False,
@@ -279,6 +291,7 @@ def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
     if max_streams_per_game is not None:
         config["LIVE_MAX_STREAMS_PER_GAME"] = max_streams_per_game
     app = create_app(config)
+    warm(app)
     # What start-up loaded (modules, the card catalog, the rulings, templates) lives as long as
     # the process: keep it out of the garbage collector's full passes, which would otherwise
     # walk it again and again while thousands of streams are open.

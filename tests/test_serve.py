@@ -219,3 +219,13 @@ def test_doorbell_wait_ends_early_when_its_bell_is_set():
     own.set()
     waiter.join(WAIT)
     assert answers == [None] and not waiter.is_alive()
+
+
+def test_serve_compiles_every_template_before_the_first_phone_arrives(app):
+    # A cold first game page spent about half a second compiling templates; serve warms them.
+    from companion.cli import warm
+
+    compiled = lambda: {key[1] for key in app.jinja_env.cache.keys()}  # noqa: E731
+    assert "game.html" not in compiled()
+    warm(app)
+    assert {"game.html", "_live.html", "_fight.html", "table.html", "summary.html"} <= compiled()
