@@ -76,8 +76,12 @@ class Server:
     def __init__(self, instance: Path):
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
+        # Every phone of every test comes from 127.0.0.1 and a worker's tests create a few dozen
+        # games a minute: the per-address throttling (tests/test_hardening.py) would refuse them.
         self.env = dict(os.environ, COMPANION_INSTANCE_PATH=str(instance), COMPANION_PUBLIC_URL=self.url,
-                        COMPANION_SECRET_KEY="browser-tests")
+                        COMPANION_SECRET_KEY="browser-tests",
+                        COMPANION_RATELIMIT_CREATE="1000 per minute",
+                        COMPANION_RATELIMIT_JOIN="1000 per minute")
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
