@@ -21,6 +21,8 @@ import logging
 import secrets
 import sqlite3
 import time
+from collections import OrderedDict
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable
 
@@ -32,8 +34,9 @@ from sqlmodel import Field, Session, SQLModel, create_engine, select
 
 from companion import engine, migrations
 from companion.doorbell import CHANNEL, Doorbell, PostgresListener, VersionPoll
-from companion.engine import Actor, Forbidden
+from companion.engine import Actor, Forbidden, chronicle
 from companion.engine.errors import TooLarge
+from companion.engine.frozen import freeze, thaw
 from companion.engine.words import N_, event, event_words, render, said
 
 log = logging.getLogger(__name__)
@@ -208,6 +211,61 @@ def database_url(url: str) -> str:
     return url
 
 
+@dataclass(frozen=True)
+class Loaded:
+    """A game as read: its frozen state (with ``version``), its row id and host token's hash."""
+
+    state: dict
+    game_id: int
+    host_token_hash: str
+
+
+class _Latest:
+    """Each game's latest state read or written here, frozen, by code (least recently used
+    games leave first): six phones reading one version parse it once."""
+
+    def __init__(self, size: int):
+        self.size, self._games = size, OrderedDict()
+
+    def get(self, code: str, version: int) -> dict | None:
+        found = self._games.get(code)
+        if found is None or found["version"] != version:
+            return None
+        self._games.move_to_end(code)
+        return found
+
+    def put(self, code: str, version: int, state: dict) -> dict:
+        state = freeze(state)
+        held = self._games.get(code)
+        if held is None or held["version"] <= version:  # never replace a newer one
+            self._games[code] = state
+            self._games.move_to_end(code)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+        return state
+
+
+class _Lru:
+    def __init__(self, size: int):
+        self.size, self._items = size, OrderedDict()
+
+    def get(self, key):
+        found = self._items.get(key)
+        if found is not None:
+            self._items.move_to_end(key)
+        return found
+
+    def put(self, key, value) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+
+STATES_KEPT = 512  # games whose latest state stays parsed (about 50 KB each)
+SEATS_KEPT = 8192  # seat tokens remembered (a removed player is caught by the state)
+
+
 class Store:
     """Games in SQLite (the embedded default) or PostgreSQL (several processes), the same way.
 
@@ -242,6 +300,8 @@ class Store:
         if backend == "sqlite":
             sa_event.listen(self.engine, "connect", _sqlite_pragmas)
         migrations.upgrade(self.engine)
+        self._states = _Latest(STATES_KEPT)
+        self._seats = _Lru(SEATS_KEPT)
         self.doorbell = Doorbell()
         self._notify = backend == "postgresql"
         if self._notify:
@@ -278,12 +338,23 @@ class Store:
             raise NotFound(code)
         return game
 
-    def load(self, code: str) -> dict:
+    def read(self, code: str) -> Loaded:
+        """The game as it is now: its state (frozen: shared by every reader of this version,
+        parsed once per version in this process), and what tells its seats apart."""
         with self._session() as session:
-            game = self._game(session, code)
-            state = json.loads(game.state)
-            state["version"] = game.version
-            return state
+            row = session.exec(select(Game.id, Game.code, Game.version, Game.host_token_hash)
+                               .where(Game.code == code.upper())).first()
+            if row is None:
+                raise NotFound(code)
+            game_id, game_code, version, host_hash = row
+            state = self._states.get(game_code, version)
+            if state is None:
+                state = self._parse(session, game_id, game_code)
+        return Loaded(state=state, game_id=game_id, host_token_hash=host_hash)
+
+    def load(self, code: str) -> dict:
+        """The game's state now (frozen: copy it to change it, as ``engine.apply`` does)."""
+        return self.read(code).state
 
     def version(self, code: str) -> int:
         """The game's version alone (every stream asks on opening and on its heartbeats)."""
@@ -304,21 +375,26 @@ class Store:
 
     def actor_for(self, code: str, token: str | None) -> Actor:
         """Who a bearer token is in this game (an empty Actor for none or unknown)."""
-        with self._session() as session:
-            game = self._game(session, code)  # an unknown game is a 404 before any 403
-            if not token:
+        return self.actor(self.read(code), token)  # an unknown game is a 404 before any 403
+
+    def actor(self, game: Loaded, token: str | None) -> Actor:
+        """Who a token is in a game already read: the host, a seated player, or nobody."""
+        if not token:
+            return Actor()
+        digest = token_hash(token)
+        if secrets.compare_digest(digest, game.host_token_hash):
+            return Actor(host=True)
+        pid = self._seats.get(digest)
+        if pid is None or pid[0] != game.game_id:
+            with self._session() as session:
+                pid = session.exec(select(Seat.game_id, Seat.player_id).where(
+                    Seat.token_hash == digest, Seat.game_id == game.game_id)).first()
+            if pid is None:
                 return Actor()
-            digest = token_hash(token)
-            if secrets.compare_digest(digest, game.host_token_hash):
-                return Actor(host=True)
-            seat = session.exec(select(Seat).where(Seat.token_hash == digest,
-                                                   Seat.game_id == game.id)).first()
-            if seat is None:
-                return Actor()
-            state = json.loads(game.state)
-            if not any(p["id"] == seat.player_id for p in state["players"]):
-                return Actor()  # the host removed that player: the token stops working at once
-            return Actor(player=seat.player_id)
+            self._seats.put(digest, tuple(pid))
+        if not any(p["id"] == pid[1] for p in game.state["players"]):
+            return Actor()  # the host removed that player: the token stops working at once
+        return Actor(player=pid[1])
 
     def history(self, code: str, limit: int = 200) -> list[dict]:
         with self._session() as session:
@@ -368,6 +444,25 @@ class Store:
                 return state, host_token
         raise Busy(N_("Could not find a free game code; try again."))
 
+    def _current(self, session: Session, code: str) -> tuple[int, str, int, dict]:
+        """(row id, code, version, frozen state) of a game, inside a commit's session."""
+        row = session.exec(select(Game.id, Game.code, Game.version)
+                           .where(Game.code == code.upper())).first()
+        if row is None:
+            raise NotFound(code)
+        game_id, game_code, version = row
+        state = self._states.get(game_code, version)
+        if state is None:
+            state = self._parse(session, game_id, game_code)
+            version = state["version"]
+        return game_id, game_code, version, state
+
+    def _parse(self, session: Session, game_id: int, game_code: str) -> dict:
+        """The game's state read whole and kept as the latest (its version read with it: the
+        version read before may be older by now)."""
+        version, text_ = session.exec(select(Game.version, Game.state).where(Game.id == game_id)).one()
+        return self._states.put(game_code, version, json.loads(text_) | {"version": version})
+
     def _commit(self, code: str, change: Callable[[dict, Session], tuple[dict, str, dict]], *,
                 kind: str, actor: Actor, action: Any) -> tuple[dict, dict]:
         """Read, change, write if nobody else wrote meanwhile; retried on a lost race.
@@ -377,13 +472,12 @@ class Store:
         """
         for attempt in range(RETRIES):
             with self._session() as session:
-                game = self._game(session, code)
-                game_id, game_code = game.id, game.code
-                version = game.version
-                before = json.loads(game.state)
-                before["version"] = version
-                new, said_event, extra = change(json.loads(game.state) | {"version": version}, session)
+                game_id, game_code, version, before = self._current(session, code)
+                # ``before`` is frozen and shared: the change works on its own copy.
+                new, said_event, extra = change(before, session)
                 happened = as_event(said_event)
+                if kind != "undo":  # an undo's reverse patch restores the chronicle itself
+                    chronicle.record(before, new, happened)
                 text = render(happened)
                 new["version"] = version + 1
                 # Ids only ever go up, whatever a change (an undo) restored.
@@ -417,6 +511,9 @@ class Store:
                 if self._notify:  # delivered to every process's listener when this commits
                     session.connection().execute(_NOTIFY, {"payload": f"{game_code}:{version + 1}"})
                 session.commit()
+            # What the next readers of this version get, as they would read it back (JSON's
+            # own types), without parsing it again for each.
+            new = self._states.put(game_code, version + 1, json.loads(new_json))
             self.doorbell.ring(game_code, version + 1)
             extra["event"] = happened
             return new, extra
@@ -443,7 +540,7 @@ class Store:
         def change(state: dict, _session: Session):
             if state.get("locked") and not actor.host:
                 raise engine.TableLocked()
-            new = json.loads(json.dumps(state))
+            new = thaw(state)
             pid = engine.add_player(new, name, sex, phone=phone)
             player = new["players"][-1]
             joined = event("join", player=pid, name=player["name"]) if phone else \

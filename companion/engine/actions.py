@@ -8,7 +8,6 @@ Each reducer changes the copy in place and returns what happened as data (an eve
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -16,6 +15,7 @@ from . import editions, reducers, rulebook  # noqa: F401  (importing reducers re
 from . import monster_conditions
 from .core import AFTER_WIN, REDUCERS, Actor, CardResolver, Context, _default_resolver
 from .errors import BadAction, Forbidden, RuleViolation
+from .frozen import copy_state
 from .state import find_player
 from .words import N_
 
@@ -44,7 +44,7 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
         raise Forbidden(N_("Join the game first: only seated players and the host can act."))
     edition = editions.get(state["edition"])
     ctx = Context(edition=edition, resolve=resolve or _default_resolver, rng=rng or random.Random())
-    new = copy.deepcopy(state)
+    new = copy_state(state)
     try:
         if new["winners"] and kind not in AFTER_WIN:
             names = ", ".join(find_player(new, w)["name"] for w in new["winners"])

@@ -37,24 +37,23 @@ that makes no sense), each with its ``rule`` id. Pages use it for controls that 
 press to be told the rule. ``lists(table, type, **params)`` says whether a table lists an
 action with (at least) these params.
 
-Speed: checking a candidate with ``engine.apply`` means a deep copy of the state per
-candidate, about a millisecond for a six-player game, and a phone has a hundred candidates.
-Instead the state is frozen once and ``engine.apply`` checks each candidate on a copy-on-write
-view of it, so a check costs what it touches: small parts (a player's cards, a monster) are
-copied whole the first time a reducer reads them, big ones (the players, the fight) lazily,
-child by child, and values (cards, log lines) never. The view holds exactly the state's data;
-a reducer that wrote into a part that was not copied would hit a frozen container, and that
-candidate is checked again the plain way (``FAST = False`` checks everything the plain way;
-the tests compare both). ``bench/allowed.py`` measures it.
+``Options(state, actor)`` is the same answer worked out only as far as it is asked (what a
+page does); ``is_allowed(state, action, actor)`` checks one action.
+
+Speed: each candidate is checked by ``engine.apply`` on a copy-on-write view of the frozen
+state (``frozen.py``), so a check costs what it touches, not a deep copy of the state
+(``FAST = False`` checks everything on a plain copy; the tests compare both).
+``bench/allowed.py`` measures it.
 """
 
 from __future__ import annotations
 
-import copy
 import json
 import random
+from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
+from .frozen import SharedWrite, cow_root, frozen_value, thaw
 from .vocab import LEVEL_SOURCES, SEXES, SIDES, VARIANTS
 
 # Plain cards a check uses where the player brings the card (kind -> inline card facts).
@@ -89,28 +88,111 @@ def allowed(state: dict, actor: Any, *, card: Any = None) -> dict[str, list[dict
 
 def options(state: dict, actor: Any, *, card: Any = None) -> tuple[dict, dict]:
     """``(allowed, refused)``: what the engine accepts, and what a rule refuses (with ``rule``)."""
-    from companion import engine  # the package imports this module
-
-    check = _Checker(engine, state, _freeze(state) if FAST else None, actor)
-    table = _Table(state, actor, card)
-    ok: dict[str, list[dict]] = {}
-    refused: dict[str, list[dict]] = {}
-    for kind, build in _BUILDERS.items():
-        if kind not in engine.REDUCERS:
-            continue
-        for listed, extra in build(table):
-            params = {k: v for k, v in listed.items() if k not in ("needs", "kind")}
-            rule = check({"type": kind, **params, **extra})
-            if rule is None:
-                ok.setdefault(kind, []).append(listed)
-            elif rule:
-                refused.setdefault(kind, []).append({**listed, "rule": rule})
-    return ok, refused
+    found = Options(state, actor, card=card)
+    return dict(found.allowed), dict(found.refused)
 
 
-def lists(table: dict, action_type: str, /, **params: Any) -> bool:
+def is_allowed(state: dict, action: dict, actor: Any) -> bool:
+    """Whether ``engine.apply`` accepts this one action from ``actor`` now (python-chess's
+    ``is_legal``): one check, no candidates built."""
+    return _Checker(state, actor)(action) is None
+
+
+class Options:
+    """What a seat may do now, worked out only as far as it is asked: a type's candidates are
+    built when the type is first asked about, and each candidate is checked at most once.
+
+    ``allowed`` and ``refused`` read like ``options``' two dicts (``allowed.give``,
+    ``dict(allowed)``); ``lists("allowed", type, **params)`` checks only the candidates with
+    those params. A page asks about a few dozen moves of the hundreds a seat has."""
+
+    def __init__(self, state: dict, actor: Any, *, card: Any = None):
+        from companion import engine  # the package imports this module
+
+        self._reducers = engine.REDUCERS
+        self._check = _Checker(state, actor)
+        self._table = _Table(state, actor, card)
+        self._candidates: dict[str, list[tuple[dict, dict]]] = {}  # type -> [(listed, action)]
+        self._verdicts: dict[tuple[str, int], str | None] = {}  # (type, index) -> rule, "", None
+        self.allowed = _Listed(self, accepted=True)
+        self.refused = _Listed(self, accepted=False)
+
+    def types(self) -> list[str]:
+        return [kind for kind in _BUILDERS if kind in self._reducers]
+
+    def _of(self, kind: str) -> list[tuple[dict, dict]]:
+        found = self._candidates.get(kind)
+        if found is None:
+            found = []
+            if kind in _BUILDERS and kind in self._reducers:
+                for listed, extra in _BUILDERS[kind](self._table):
+                    params = {k: v for k, v in listed.items() if k not in ("needs", "kind")}
+                    found.append((listed, {"type": kind, **params, **extra}))
+            self._candidates[kind] = found
+        return found
+
+    def _verdict(self, kind: str, index: int, action: dict) -> str | None:
+        key = (kind, index)
+        if key not in self._verdicts:
+            self._verdicts[key] = self._check(action)
+        return self._verdicts[key]
+
+    def entries(self, kind: str, *, accepted: bool, **params: Any) -> list[dict]:
+        """The listed entries of ``kind`` with these params, accepted ones or those a rule
+        refuses (with ``rule``)."""
+        out = []
+        for index, (listed, action) in enumerate(self._of(kind)):
+            if any(listed.get(k) != v for k, v in params.items()):
+                continue
+            rule = self._verdict(kind, index, action)
+            if accepted and rule is None:
+                out.append(listed)
+            elif not accepted and rule:
+                out.append({**listed, "rule": rule})
+        return out
+
+    def lists(self, kind: str, /, *, accepted: bool = True, **params: Any) -> bool:
+        """Whether an entry of ``kind`` with these params is accepted (or refused by a rule)."""
+        for index, (listed, action) in enumerate(self._of(kind)):
+            if any(listed.get(k) != v for k, v in params.items()):
+                continue
+            rule = self._verdict(kind, index, action)
+            if (rule is None) if accepted else bool(rule):
+                return True
+        return False
+
+
+class _Listed(Mapping):
+    """``Options.allowed`` / ``.refused``: a read-only ``{type: [entry, ...]}`` whose types are
+    worked out when read; a type with no entry is absent, as in ``options``."""
+
+    def __init__(self, options: Options, *, accepted: bool):
+        self._options, self._accepted = options, accepted
+        self._done: dict[str, list[dict]] = {}
+
+    def _entries(self, kind: str) -> list[dict]:
+        if kind not in self._done:
+            self._done[kind] = self._options.entries(kind, accepted=self._accepted)
+        return self._done[kind]
+
+    def __getitem__(self, kind: str) -> list[dict]:
+        found = self._entries(kind) if isinstance(kind, str) else []
+        if not found:
+            raise KeyError(kind)
+        return found
+
+    def __iter__(self):
+        return (kind for kind in self._options.types() if self._entries(kind))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+
+def lists(table: Any, action_type: str, /, **params: Any) -> bool:
     """Whether ``table`` (an ``allowed`` or ``refused`` answer) has an ``action_type`` entry
     with these params (other keys of the entry may differ): ``lists(a, "run_away", player=3)``."""
+    if isinstance(table, _Listed):  # only the candidates with these params are checked
+        return table._options.lists(action_type, accepted=table._accepted, **params)
     return any(all(entry.get(k) == v for k, v in params.items()) for entry in table.get(action_type, ()))
 
 
@@ -127,8 +209,9 @@ class _Checker:
 
     fallbacks = 0  # checks redone the plain way (a reducer wrote where the view had not copied)
 
-    def __init__(self, engine, state: dict, frozen: dict, actor: Any):
-        self.engine, self.state, self.frozen, self.actor = engine, state, frozen, actor
+    def __init__(self, state: dict, actor: Any):
+        self.state, self.actor = state, actor
+        self.root = cow_root(state) if FAST else None
         self.rng = random.Random(0)
         self.cards: dict[str, dict] = {}
 
@@ -139,21 +222,23 @@ class _Checker:
         key = spec if isinstance(spec, str) else json.dumps(spec, sort_keys=True, default=str)
         if key not in self.cards:
             try:
-                self.cards[key] = _value(resolve_card(spec, house_cards=house_cards))
+                self.cards[key] = frozen_value(resolve_card(spec, house_cards=house_cards))
             except Exception as exc:  # a refusal is remembered too, and raised again
                 self.cards[key] = exc
         found = self.cards[key]
         if isinstance(found, Exception):
             raise found.with_traceback(None)
-        return _thaw(found)
+        return thaw(found)
 
     def __call__(self, action: dict) -> str | None:
-        engine = self.engine
+        from companion import engine  # the package imports this module
+
         try:
+            self.rng.seed(0)  # the same verdict whatever order the candidates are asked in
             try:
-                engine.apply(self.frozen if FAST else self.state, action, self.actor,
+                engine.apply(self.root if FAST else self.state, action, self.actor,
                              resolve=self.resolve, rng=self.rng)
-            except _SharedWrite:
+            except SharedWrite:
                 _Checker.fallbacks += 1
                 engine.apply(self.state, action, self.actor, resolve=self.resolve, rng=self.rng)
         except engine.RuleViolation as violation:
@@ -357,264 +442,3 @@ _BUILDERS: dict[str, Callable[[_Table], list[Candidate]]] = {
     "add_house_card": _add_house_card,
     "import_house_cards": _import_house_cards,
 }
-
-
-# --- a frozen state and its copy-on-write view ----------------------------------------------
-
-class _SharedWrite(BaseException):
-    """A check wrote into a frozen part of the state (a BaseException: no reducer catches it)."""
-
-
-def _refuse(self, *args, **kwargs):
-    raise _SharedWrite()
-
-
-class _FrozenDict(dict):
-    __slots__ = ()
-    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
-
-    def __deepcopy__(self, memo):
-        return _thaw(self)
-
-
-class _FrozenList(list):
-    __slots__ = ()
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = append = extend = insert = pop = remove = \
-        clear = sort = reverse = _refuse
-
-    def __deepcopy__(self, memo):
-        return _thaw(self)
-
-
-class _FrozenState(_FrozenDict):
-    """The root handed to ``engine.apply``: its deep copy is a fresh copy-on-write view."""
-
-    __slots__ = ()
-
-    def __deepcopy__(self, memo):
-        return _lazy_dict(self)
-
-
-class _SmallDict(_FrozenDict):
-    """A frozen part small enough to be copied whole the first time it is read (a player,
-    a card in front of them, a monster in the fight): then it reads at full speed."""
-
-    __slots__ = ()
-
-
-class _SmallList(_FrozenList):
-    __slots__ = ()
-
-
-class _Value(_FrozenDict):
-    """A frozen part the view hands out as it is, never copied: a card, a line of the log.
-    Reducers do not change a card in place; a check that did would be redone the plain way."""
-
-    __slots__ = ()
-
-
-class _ValueList(_FrozenList):
-    __slots__ = ()
-
-
-_COPIED = frozenset((_FrozenDict, _FrozenList, _FrozenState, _SmallDict, _SmallList))  # exact types
-_SCALARS = frozenset((str, int, float, bool, type(None)))
-_VALUE_KEYS = frozenset(("card",))  # a dict under this key is a value (a card)
-_VALUE_LISTS = frozenset(("enhancers", "house_cards", "log"))  # the items of these are values
-SMALL = 2  # at most this many levels of dicts and lists below (values not counted): copied whole
-
-
-def _freeze(state: dict) -> _FrozenState:
-    """A deep copy of ``state`` whose every dict and list refuses writes."""
-    return _FrozenState({k: v if type(v) in _SCALARS else _frozen(v, k)[0] for k, v in state.items()})
-
-
-def _frozen(value: Any, key: Any = None) -> tuple[Any, int]:
-    """(the frozen copy, its depth in dicts and lists, values not counted)."""
-    if type(value) in _SCALARS:
-        return value, 0
-    if isinstance(value, dict):
-        if key in _VALUE_KEYS:
-            return _value(value), 0
-        items, depth = {}, 0
-        for k, v in dict.items(value):
-            items[k], d = (v, 0) if type(v) in _SCALARS else _frozen(v, k)
-            depth = max(depth, d)
-        return (_SmallDict(items) if depth < SMALL else _FrozenDict(items)), depth + 1
-    if isinstance(value, list):
-        if key in _VALUE_LISTS:
-            return _FrozenList([_value(v) for v in list.__iter__(value)]), 1
-        items, depth = [], 0
-        for v in list.__iter__(value):
-            v, d = (v, 0) if type(v) in _SCALARS else _frozen(v)
-            items.append(v)
-            depth = max(depth, d)
-        return (_SmallList(items) if depth < SMALL else _FrozenList(items)), depth + 1
-    return _value(value), 0
-
-
-def _value(value: Any) -> Any:
-    if type(value) in _SCALARS:
-        return value
-    if isinstance(value, dict):
-        return _Value({k: v if type(v) in _SCALARS else _value(v) for k, v in dict.items(value)})
-    if isinstance(value, list):
-        return _ValueList([v if type(v) in _SCALARS else _value(v) for v in list.__iter__(value)])
-    if type(value) is tuple:
-        return tuple(_value(v) for v in value)
-    return copy.deepcopy(value)
-
-
-def _thaw(value: Any) -> Any:
-    """A plain deep copy (of frozen, copy-on-write or plain data)."""
-    if isinstance(value, dict):
-        return {k: _thaw(v) for k, v in dict.items(value)}
-    if isinstance(value, list):
-        return [_thaw(v) for v in list.__iter__(value)]
-    if type(value) is tuple:
-        return tuple(_thaw(v) for v in value)
-    return value
-
-
-def _whole(value: Any) -> Any:
-    """A plain copy of a small frozen part, down to its values (which stay shared)."""
-    kind = type(value)
-    if kind is _SmallDict:
-        return {k: _whole(v) if type(v) in _COPIED else v for k, v in dict.items(value)}
-    if kind is _SmallList:
-        return [_whole(v) if type(v) in _COPIED else v for v in list.__iter__(value)]
-    return _own(value)
-
-
-def _own(value: Any) -> Any:
-    """A frozen part's private copy: small ones whole, big ones lazily (children on read)."""
-    kind = type(value)
-    if kind is _SmallDict or kind is _SmallList:
-        return _whole(value)
-    if kind is _FrozenDict or kind is _FrozenState:
-        return _lazy_dict(value)
-    if kind is _FrozenList:
-        copied = _LazyList(value)
-        copied._whole = False
-        return copied
-    return value
-
-
-def _lazy_dict(value: dict) -> "_LazyDict":
-    copied = _LazyDict(value)
-    copied._whole = False
-    return copied
-
-
-class _LazyDict(dict):
-    """A dict whose frozen children are copied the first time they are read."""
-
-    __slots__ = ("_whole",)
-
-    def __getitem__(self, key):
-        value = dict.__getitem__(self, key)
-        if type(value) in _COPIED:
-            value = _own(value)
-            dict.__setitem__(self, key, value)
-        return value
-
-    def get(self, key, default=None):
-        return self[key] if dict.__contains__(self, key) else default
-
-    def setdefault(self, key, default=None):
-        if dict.__contains__(self, key):
-            return self[key]
-        dict.__setitem__(self, key, default)
-        return default
-
-    def pop(self, key, *default):
-        return _own(dict.pop(self, key, *default))
-
-    def popitem(self):
-        key, value = dict.popitem(self)
-        return key, _own(value)
-
-    def _all(self) -> "_LazyDict":
-        if not self._whole:
-            for key, value in dict.items(self):
-                if type(value) in _COPIED:
-                    dict.__setitem__(self, key, _own(value))
-            self._whole = True
-        return self
-
-    def values(self):
-        return dict.values(self._all())
-
-    def items(self):
-        return dict.items(self._all())
-
-    def __iter__(self):  # defined so dict(view) and {**view} read through __getitem__
-        return dict.__iter__(self)
-
-    def copy(self):
-        return dict(dict.items(self._all()))
-
-    __copy__ = copy
-
-    def __or__(self, other):
-        return dict.__or__(self._all(), other)
-
-    def __ror__(self, other):
-        return dict.__ror__(self._all(), other)
-
-    def __deepcopy__(self, memo):
-        return _thaw(self)
-
-    def __reduce_ex__(self, protocol):
-        return (dict, (_thaw(self),))
-
-
-class _LazyList(list):
-    """A list whose frozen items are copied the first time they are read."""
-
-    __slots__ = ("_whole",)
-
-    def __getitem__(self, index):
-        if isinstance(index, slice):
-            return list.__getitem__(self._all(), index)
-        value = list.__getitem__(self, index)
-        if type(value) in _COPIED:
-            value = _own(value)
-            list.__setitem__(self, index, value)
-        return value
-
-    def _all(self) -> "_LazyList":
-        if not self._whole:
-            for i, value in enumerate(list.__iter__(self)):
-                if type(value) in _COPIED:
-                    list.__setitem__(self, i, _own(value))
-            self._whole = True
-        return self
-
-    def __iter__(self):
-        return list.__iter__(self._all())
-
-    def __reversed__(self):
-        return list.__reversed__(self._all())
-
-    def pop(self, index=-1):
-        return list.pop(self._all(), index)
-
-    def copy(self):
-        return list(list.__iter__(self._all()))
-
-    __copy__ = copy
-
-    def __add__(self, other):
-        return list.__add__(self._all(), other)
-
-    def __mul__(self, count):
-        return list.__mul__(self._all(), count)
-
-    __rmul__ = __mul__
-
-    def __deepcopy__(self, memo):
-        return _thaw(self)
-
-    def __reduce_ex__(self, protocol):
-        return (list, (_thaw(self),))

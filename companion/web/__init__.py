@@ -43,11 +43,15 @@ def init_app(app: Flask) -> None:
     from . import errors, limits
 
     errors.init_app(app)
-    from .words import say
+    from .words import say, term_word
 
     app.add_template_filter(say, "say")
+    app.add_template_global(term_word, "term_word")
     csrf = CSRFProtect(app)
     Babel(app, locale_selector=select_locale)
+    from .words import install_template_words
+
+    install_template_words(app)
     from . import assets; assets.init_app(app)  # compressed responses, fingerprinted static files
 
     from . import api, calculator, cards, pages, rules

@@ -17,6 +17,7 @@ from companion.engine import Actor, EngineError, Forbidden
 from companion.engine.editions import EDITIONS
 from companion.engine.words import N_
 
+from . import shared
 from .common import action_from_form, join_url, normal_code, qr_svg, store
 from .words import error_message
 
@@ -39,8 +40,9 @@ def _actor(code: str) -> tuple[Actor, int | None]:
     per request and kept on ``g`` (flaskr's ``g.user`` habit)."""
     if g.get("actor_code") != code:
         the_store = store()
-        seat = the_store.actor_for(code, request.cookies.get(f"seat_{code}"))
-        host = the_store.actor_for(code, request.cookies.get(f"host_{code}"))
+        game = the_store.read(code)  # an unknown game is a 404 before anything else
+        seat = the_store.actor(game, request.cookies.get(f"seat_{code}"))
+        host = the_store.actor(game, request.cookies.get(f"host_{code}"))
         g.actor_code = code
         g.actor = (Actor(host=True), seat.player) if host.host else (seat, seat.player)
     return g.actor
@@ -122,9 +124,10 @@ def _allowed_context(state: dict, actor: Actor, **kwargs) -> dict:
     ``allowed`` and ``refused`` (engine.allowed.options), ``can(type, **params)`` (listed
     in allowed) and ``may_try(type, **params)`` (allowed, or refused by a rule the page
     explains when pressed)."""
-    from companion.engine.allowed import lists, options
+    from companion.engine.allowed import lists
 
-    allowed, refused = options(state, actor, **kwargs)
+    found = shared.options(state, actor, **kwargs)
+    allowed, refused = found.allowed, found.refused
     return {"allowed": allowed, "refused": refused,
             "can": functools.partial(lists, allowed),
             "may_try": lambda action_type, /, **params: (lists(allowed, action_type, **params)

@@ -5,27 +5,112 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import get_locale
+from flask import g, has_request_context
+from flask_babel import get_locale, get_translations
 
 from companion import rulebase
 from companion.engine import EngineError, RuleViolation
-from companion.engine.words import render
+from companion.engine.frozen import freeze
+from companion.engine.words import N_, render
+
+
+def translations():
+    """This request's translations, looked up once per request: flask-babel finds them again
+    at every call (locale, domain, cache), and a page says a few thousand words."""
+    if not has_request_context():
+        return get_translations()
+    found = g.get("_companion_translations")
+    if found is None:
+        found = g._companion_translations = get_translations()
+    return found
+
+
+def install_template_words(app) -> None:
+    """Templates' ``_``/``gettext``/``ngettext`` through ``translations()`` (after Babel(app))."""
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: translations().ugettext(s),
+        ngettext=lambda s, p, n: translations().ungettext(s, p, n),
+        pgettext=lambda c, s: translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
+        newstyle=True)
+
+
+# The engine's vocabulary words (card kinds, slots, curse durations, effect stats and their
+# conditions) as pages show them (the ``term`` macro); the stored value stays the engine's word.
+# Race and class ids are card names (facts) and stay as printed.
+TERM_WORDS = {
+    "monster": N_("monster"),
+    "curse": N_("curse"),
+    "enhancer": N_("enhancer"),
+    "item": N_("item"),
+    "one-shot": N_("one-shot"),
+    "race": N_("race"),
+    "class": N_("class"),
+    "half-breed": N_("half-breed"),
+    "super-munchkin": N_("super munchkin"),
+    "ally": N_("ally"),
+    "go-up-a-level": N_("go up a level"),
+    "other": N_("other"),
+    "headgear": N_("headgear"),
+    "armor": N_("armor"),
+    "footgear": N_("footgear"),
+    "1-hand": N_("1 hand"),
+    "2-hands": N_("2 hands"),
+    "once": N_("once"),
+    "next_fight": N_("until the next fight"),
+    "lasting": N_("lasting"),
+    "strength": N_("strength"),
+    "run_away": N_("running away"),
+    "hand_limit": N_("hand limit"),
+    "big_items": N_("Big items"),
+    "wins_ties": N_("wins ties"),
+    "helper_levels": N_("levels for the helper"),
+    "level_only": N_("level only"),
+    "auto_escape": N_("escapes without a roll"),
+    "treasures": N_("treasures"),
+    "levels": N_("levels"),
+    "empty_hand": N_("empty hand"),
+    "fighting": N_("fighting"),
+    "helping": N_("helping"),
+    "helped": N_("helped"),
+    "sex": N_("sex"),
+    "not_sex": N_("not sex"),
+    "tag": N_("tag"),
+    "not_race": N_("not race"),
+    "not_class": N_("not class"),
+    "role": N_("role"),
+    "male": N_("male"),
+    "female": N_("female"),
+    "human": N_("Human"),
+}
+_TERMS_BY_LANG: dict[str, dict[str, str]] = {}
+
+
+def term_word(word: str | None) -> str:
+    """An engine word in the asker's language (the table is made once per language)."""
+    if not word:
+        return ""
+    table = _TERMS_BY_LANG.get(lang())
+    if table is None:
+        table = _TERMS_BY_LANG[lang()] = {k: _translate(v) for k, v in TERM_WORDS.items()}
+    return table.get(word, word)
 
 
 def _translate(msgid: str) -> str:
-    from flask_babel import get_translations
-
-    return get_translations().gettext(msgid) if msgid else msgid
+    return translations().gettext(msgid) if msgid else msgid
 
 
 def lang() -> str:
+    if has_request_context():
+        found = g.get("_companion_lang")
+        if found is None:
+            found = g._companion_lang = str(get_locale() or "en")
+        return found
     return str(get_locale() or "en")
 
 
 def _ngettext(singular: str, plural: str, n: int) -> str:
-    from flask_babel import get_translations
-
-    return get_translations().ngettext(singular, plural, n)
+    return translations().ngettext(singular, plural, n)
 
 
 def text(value: Any) -> str:
@@ -122,7 +207,14 @@ def localize(value: Any) -> Any:
 
 
 def public_state(state: dict) -> dict:
-    """``engine.public_state`` with its words in the asker's language (pages and API alike)."""
+    """``engine.public_state`` with its words in the asker's language (pages and API alike);
+    for a state read from the store, made once per version and language and shared (frozen)."""
+    from .shared import per_version
+
+    return per_version(state, ("public", lang()), lambda: freeze(_public_state(state)))
+
+
+def _public_state(state: dict) -> dict:
     from companion import engine
 
     public = localize(engine.public_state(state))

@@ -1,0 +1,303 @@
+"""Frozen states and copy-on-write views of them.
+
+``freeze(state)`` is a deep copy whose dicts and lists refuse every write: a state that many
+readers share (the store keeps one per game version) cannot be changed by any of them by
+mistake. ``cow_root(frozen)`` lets ``engine.apply`` check an action on a copy-on-write view
+(``copy_state``), so checking costs what the action touches, not a copy of the whole state:
+small parts (a player's cards, a monster) are copied whole the first time a reducer reads
+them, big ones (the players, the fight) lazily, child by child, and values (cards, log lines)
+never. The view holds exactly the state's data; a reducer that wrote into a part that was not
+copied hits a frozen container (``SharedWrite``), and the caller checks again on a plain copy.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+
+class SharedWrite(BaseException):
+    """A check wrote into a frozen part of the state (a BaseException: no reducer catches it)."""
+
+
+def _refuse(self, *args, **kwargs):
+    raise SharedWrite()
+
+
+class _FrozenDict(dict):
+    __slots__ = ()
+    __setitem__ = __delitem__ = __ior__ = clear = pop = popitem = setdefault = update = _refuse
+
+    def __deepcopy__(self, memo):
+        return _thaw(self)
+
+
+class _FrozenList(list):
+    __slots__ = ()
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = append = extend = insert = pop = remove = \
+        clear = sort = reverse = _refuse
+
+    def __deepcopy__(self, memo):
+        return _thaw(self)
+
+
+class _FrozenState(_FrozenDict):
+    """The root handed to ``engine.apply``: its deep copy is a fresh copy-on-write view."""
+
+    __slots__ = ()
+
+    def __deepcopy__(self, memo):
+        return _lazy_dict(self)
+
+
+class _SmallDict(_FrozenDict):
+    """A frozen part small enough to be copied whole the first time it is read (a player,
+    a card in front of them, a monster in the fight): then it reads at full speed."""
+
+    __slots__ = ()
+
+
+class _SmallList(_FrozenList):
+    __slots__ = ()
+
+
+class _Value(_FrozenDict):
+    """A frozen part the view hands out as it is, never copied: a card, a line of the log.
+    Reducers do not change a card in place; a check that did would be redone the plain way."""
+
+    __slots__ = ()
+
+
+class _ValueList(_FrozenList):
+    __slots__ = ()
+
+
+_COPIED = frozenset((_FrozenDict, _FrozenList, _FrozenState, _SmallDict, _SmallList))  # exact types
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+_VALUE_KEYS = frozenset(("card",))  # a dict under this key is a value (a card)
+_VALUE_LISTS = frozenset(("enhancers", "house_cards", "log"))  # the items of these are values
+SMALL = 2  # at most this many levels of dicts and lists below (values not counted): copied whole
+
+
+def freeze(state: dict) -> _FrozenDict:
+    """A deep copy of ``state`` whose every dict and list refuses writes (its deep copy is a
+    plain, private copy). Already frozen: itself."""
+    if isinstance(state, _FrozenDict):
+        return state
+    return _FrozenDict({k: v if type(v) in _SCALARS else _frozen(v, k)[0] for k, v in state.items()})
+
+
+def is_frozen(state: Any) -> bool:
+    """Whether ``state`` is frozen (``freeze``): nobody can change it."""
+    return isinstance(state, _FrozenDict)
+
+
+def cow_root(state: dict) -> _FrozenState:
+    """The frozen ``state`` as a root whose deep copy is a fresh copy-on-write view (the
+    children are shared with ``freeze(state)``, not copied again)."""
+    return _FrozenState(dict.items(freeze(state)))
+
+
+def copy_state(state: dict) -> dict:
+    """The copy ``engine.apply`` changes: a copy-on-write view of a ``cow_root``, else a plain
+    deep copy (of plain, frozen or copy-on-write data), much faster than ``copy.deepcopy``."""
+    if type(state) is _FrozenState:
+        return _lazy_dict(state)
+    return _thaw(state)
+
+
+
+
+def _frozen(value: Any, key: Any = None) -> tuple[Any, int]:
+    """(the frozen copy, its depth in dicts and lists, values not counted)."""
+    if type(value) in _SCALARS:
+        return value, 0
+    if isinstance(value, dict):
+        if key in _VALUE_KEYS:
+            return _value(value), 0
+        items, depth = {}, 0
+        for k, v in dict.items(value):
+            items[k], d = (v, 0) if type(v) in _SCALARS else _frozen(v, k)
+            depth = max(depth, d)
+        return (_SmallDict(items) if depth < SMALL else _FrozenDict(items)), depth + 1
+    if isinstance(value, list):
+        if key in _VALUE_LISTS:
+            return _FrozenList([_value(v) for v in list.__iter__(value)]), 1
+        items, depth = [], 0
+        for v in list.__iter__(value):
+            v, d = (v, 0) if type(v) in _SCALARS else _frozen(v)
+            items.append(v)
+            depth = max(depth, d)
+        return (_SmallList(items) if depth < SMALL else _FrozenList(items)), depth + 1
+    return _value(value), 0
+
+
+def _value(value: Any) -> Any:
+    if type(value) in _SCALARS:
+        return value
+    if isinstance(value, dict):
+        return _Value({k: v if type(v) in _SCALARS else _value(v) for k, v in dict.items(value)})
+    if isinstance(value, list):
+        return _ValueList([v if type(v) in _SCALARS else _value(v) for v in list.__iter__(value)])
+    if type(value) is tuple:
+        return tuple(_value(v) for v in value)
+    return copy.deepcopy(value)
+
+
+def _thaw(value: Any) -> Any:
+    """A plain deep copy (of frozen, copy-on-write or plain data)."""
+    if isinstance(value, dict):
+        return {k: _thaw(v) for k, v in dict.items(value)}
+    if isinstance(value, list):
+        return [_thaw(v) for v in list.__iter__(value)]
+    if type(value) is tuple:
+        return tuple(_thaw(v) for v in value)
+    return value
+
+
+def _whole(value: Any) -> Any:
+    """A plain copy of a small frozen part, down to its values (which stay shared)."""
+    kind = type(value)
+    if kind is _SmallDict:
+        return {k: _whole(v) if type(v) in _COPIED else v for k, v in dict.items(value)}
+    if kind is _SmallList:
+        return [_whole(v) if type(v) in _COPIED else v for v in list.__iter__(value)]
+    return _own(value)
+
+
+def _own(value: Any) -> Any:
+    """A frozen part's private copy: small ones whole, big ones lazily (children on read)."""
+    kind = type(value)
+    if kind is _SmallDict or kind is _SmallList:
+        return _whole(value)
+    if kind is _FrozenDict or kind is _FrozenState:
+        return _lazy_dict(value)
+    if kind is _FrozenList:
+        copied = _LazyList(value)
+        copied._whole = False
+        return copied
+    return value
+
+
+def _lazy_dict(value: dict) -> "_LazyDict":
+    copied = _LazyDict(value)
+    copied._whole = False
+    return copied
+
+
+class _LazyDict(dict):
+    """A dict whose frozen children are copied the first time they are read."""
+
+    __slots__ = ("_whole",)
+
+    def __getitem__(self, key):
+        value = dict.__getitem__(self, key)
+        if type(value) in _COPIED:
+            value = _own(value)
+            dict.__setitem__(self, key, value)
+        return value
+
+    def get(self, key, default=None):
+        return self[key] if dict.__contains__(self, key) else default
+
+    def setdefault(self, key, default=None):
+        if dict.__contains__(self, key):
+            return self[key]
+        dict.__setitem__(self, key, default)
+        return default
+
+    def pop(self, key, *default):
+        return _own(dict.pop(self, key, *default))
+
+    def popitem(self):
+        key, value = dict.popitem(self)
+        return key, _own(value)
+
+    def _all(self) -> "_LazyDict":
+        if not self._whole:
+            for key, value in dict.items(self):
+                if type(value) in _COPIED:
+                    dict.__setitem__(self, key, _own(value))
+            self._whole = True
+        return self
+
+    def values(self):
+        return dict.values(self._all())
+
+    def items(self):
+        return dict.items(self._all())
+
+    def __iter__(self):  # defined so dict(view) and {**view} read through __getitem__
+        return dict.__iter__(self)
+
+    def copy(self):
+        return dict(dict.items(self._all()))
+
+    __copy__ = copy
+
+    def __or__(self, other):
+        return dict.__or__(self._all(), other)
+
+    def __ror__(self, other):
+        return dict.__ror__(self._all(), other)
+
+    def __deepcopy__(self, memo):
+        return _thaw(self)
+
+    def __reduce_ex__(self, protocol):
+        return (dict, (_thaw(self),))
+
+
+class _LazyList(list):
+    """A list whose frozen items are copied the first time they are read."""
+
+    __slots__ = ("_whole",)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list.__getitem__(self._all(), index)
+        value = list.__getitem__(self, index)
+        if type(value) in _COPIED:
+            value = _own(value)
+            list.__setitem__(self, index, value)
+        return value
+
+    def _all(self) -> "_LazyList":
+        if not self._whole:
+            for i, value in enumerate(list.__iter__(self)):
+                if type(value) in _COPIED:
+                    list.__setitem__(self, i, _own(value))
+            self._whole = True
+        return self
+
+    def __iter__(self):
+        return list.__iter__(self._all())
+
+    def __reversed__(self):
+        return list.__reversed__(self._all())
+
+    def pop(self, index=-1):
+        return list.pop(self._all(), index)
+
+    def copy(self):
+        return list(list.__iter__(self._all()))
+
+    __copy__ = copy
+
+    def __add__(self, other):
+        return list.__add__(self._all(), other)
+
+    def __mul__(self, count):
+        return list.__mul__(self._all(), count)
+
+    __rmul__ = __mul__
+
+    def __deepcopy__(self, memo):
+        return _thaw(self)
+
+    def __reduce_ex__(self, protocol):
+        return (list, (_thaw(self),))
+
+
+thaw = _thaw  # a plain deep copy of JSON data
+frozen_value = _value  # a frozen card: handed out as it is, never copied

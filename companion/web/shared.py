@@ -1,0 +1,55 @@
+"""What is the same for every phone looking at one version of a game, worked out once per
+process and shared: the public state in each language, and what each seat may do.
+
+Only states read from the store are shared (frozen, one per game version: ``Store.read``);
+anything else is worked out afresh. A new version simply misses: entries are keyed by
+version, and the least recently used leave first."""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import Any, Callable
+
+from flask import current_app
+
+from companion.engine.allowed import Options
+from companion.engine.frozen import is_frozen
+
+KEPT = 2048  # entries per process: a table at a version holds one per language and seat
+
+
+class _Shared:
+    def __init__(self, size: int = KEPT):
+        self.size, self._items = size, OrderedDict()
+
+    def get(self, key: tuple, make: Callable[[], Any]) -> Any:
+        found = self._items.get(key)
+        if found is None:
+            found = self._items[key] = make()
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+        else:
+            self._items.move_to_end(key)
+        return found
+
+
+def _cache() -> _Shared:
+    found = current_app.extensions.get("companion_shared")
+    if found is None:
+        found = current_app.extensions.setdefault("companion_shared", _Shared())
+    return found
+
+
+def per_version(state: dict, what: tuple, make: Callable[[], Any]) -> Any:
+    """``make()``, once per (game, version, ``what``) for a state read from the store."""
+    if not is_frozen(state):
+        return make()
+    return _cache().get((state["code"], state["version"], *what), make)
+
+
+def options(state: dict, actor: Any, *, card: Any = None) -> Options:
+    """What ``actor`` may do in this state (``engine.allowed.Options``), worked out as far as
+    it is asked, and remembered for the next page of the same seat at the same version."""
+    if card is not None:
+        return Options(state, actor, card=card)
+    return per_version(state, ("options", actor), lambda: Options(state, actor))
