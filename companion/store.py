@@ -178,12 +178,53 @@ def _undoable(state: dict) -> dict:
 def reverse_patch(before: dict, after: dict) -> list:
     """The JSON Patch that turns ``after`` back into ``before`` (the parts undo restores).
 
-    Only top-level keys that changed are diffed, so 300 unchanged house cards cost nothing.
+    Only what changed is written, down to the smallest changed part: a changed level is one
+    ``replace``, a card added to a list one ``remove``; 300 unchanged house cards cost nothing.
     """
-    b, a = _undoable(before), _undoable(after)
-    keys = {k for k in b.keys() | a.keys() if b.get(k, ...) != a.get(k, ...)}
-    return jsonpatch.make_patch({k: a[k] for k in keys if k in a},
-                                {k: b[k] for k in keys if k in b}).patch
+    ops: list[dict] = []
+    _diff(_undoable(before), _undoable(after), "", ops)
+    return ops
+
+
+def _pointer(key: Any) -> str:
+    return "/" + str(key).replace("~", "~0").replace("/", "~1")
+
+
+def _diff(before: Any, after: Any, path: str, ops: list[dict]) -> None:
+    """Append to ``ops`` the operations that turn ``after`` into ``before``, in order."""
+    if before is after:
+        return
+    if isinstance(before, dict) and isinstance(after, dict):
+        for key in after:
+            if key not in before:
+                ops.append({"op": "remove", "path": path + _pointer(key)})
+        for key, value in before.items():
+            if key not in after:
+                ops.append({"op": "add", "path": path + _pointer(key), "value": value})
+            elif after[key] != value:
+                _diff(value, after[key], path + _pointer(key), ops)
+        return
+    if isinstance(before, list) and isinstance(after, list):
+        # The unchanged ends are kept; the changed middle is diffed item by item when it kept
+        # its length, else its items are taken out and put back (one card added: one op).
+        start, short = 0, min(len(before), len(after))
+        while start < short and before[start] == after[start]:
+            start += 1
+        end = 0
+        while end < short - start and before[-1 - end] == after[-1 - end]:
+            end += 1
+        was, now = before[start:len(before) - end], after[start:len(after) - end]
+        if len(was) == len(now):
+            for i, (old, new) in enumerate(zip(was, now)):
+                _diff(old, new, f"{path}/{start + i}", ops)
+            return
+        for i in reversed(range(len(now))):
+            ops.append({"op": "remove", "path": f"{path}/{start + i}"})
+        for i, old in enumerate(was):
+            ops.append({"op": "add", "path": f"{path}/{start + i}", "value": old})
+        return
+    if before != after or type(before) is not type(after):
+        ops.append({"op": "replace", "path": path, "value": before})
 
 
 def restore(current: dict, stored: dict | list, *, in_place: bool = False) -> dict:

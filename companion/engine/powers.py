@@ -43,6 +43,8 @@ applied and its effect is recorded, or entered by the table.
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass
 from typing import Any
 
@@ -251,6 +253,7 @@ def get(edition_id: str, power_id: str) -> Power | None:
     return for_edition(edition_id).get(power_id)
 
 
+@functools.lru_cache(maxsize=None)  # fixed per edition; callers read it, never change it
 def public(edition_id: str) -> dict[str, dict]:
     """What a page shows about each power of the edition: name and summary (saids), who has
     it, and whether it is an action at all."""

@@ -21,9 +21,18 @@ def _json_body() -> dict:
     return read_json_object()
 
 
+ANSWER_LOG = 20  # log entries in a change's answer (the latest, newest last); /history has all
+
+
 def public(state: dict) -> dict:
     """The public state as a phone reads it: every word in the asker's language."""
     return words.public_state(state)
+
+
+def answer_state(state: dict) -> dict:
+    """The public state in the answer to a change: the log's tail only."""
+    public_state = words.public_state(state)
+    return {**public_state, "log": public_state["log"][-ANSWER_LOG:]}
 
 
 @bp.post("/games")
@@ -47,7 +56,7 @@ def join_game(code):
         raise Forbidden(N_("Only the host adds a player who has no phone."))
     state, pid, token = store().join(code, data.get("name"), data.get("sex"), phone=phone is not False,
                                      actor=actor)
-    return jsonify({"player_id": pid, "token": token, "state": public(state),
+    return jsonify({"player_id": pid, "token": token, "state": answer_state(state),
                     "event": with_text(state["log"][-1].get("event"))}), 201
 
 
@@ -64,7 +73,7 @@ def post_action(code):
     if not actor.seated:
         raise Forbidden("Send your seat token (Authorization: Bearer ...) to act in this game.")
     state, happened = store().apply_event(code, action, actor)
-    return jsonify({"state": public(state), "event": with_text(happened)})
+    return jsonify({"state": answer_state(state), "event": with_text(happened)})
 
 
 @bp.post("/games/<code>/check")
@@ -84,7 +93,7 @@ def undo(code):
     code = normal_code(code)
     actor = store().actor_for(code, bearer_token())
     state, happened = store().undo_event(code, actor)
-    return jsonify({"state": public(state), "event": with_text(happened)})
+    return jsonify({"state": answer_state(state), "event": with_text(happened)})
 
 
 @bp.get("/games/<code>/history")

@@ -10,7 +10,6 @@ from flask_babel import get_locale, get_translations
 
 from companion import rulebase
 from companion.engine import EngineError, RuleViolation
-from companion.engine.frozen import freeze
 from companion.engine.words import N_, render
 
 
@@ -208,10 +207,11 @@ def localize(value: Any) -> Any:
 
 def public_state(state: dict) -> dict:
     """``engine.public_state`` with its words in the asker's language (pages and API alike);
-    for a state read from the store, made once per version and language and shared (frozen)."""
+    for a state read from the store, made once per version and language and shared: read it,
+    never change it."""
     from .shared import per_version
 
-    return per_version(state, ("public", lang()), lambda: freeze(_public_state(state)))
+    return per_version(state, ("public", lang()), lambda: _public_state(state))
 
 
 def _public_state(state: dict) -> dict:
