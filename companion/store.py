@@ -554,7 +554,10 @@ class Store:
                 session.commit()
             # What the next readers of this version get, as they would read it back (JSON's
             # own types), without parsing it again for each.
-            new = self._states.put(game_code, version + 1, json.loads(new_json))
+            parsed = json.loads(new_json)
+            if parsed.get("house_cards") == before.get("house_cards"):  # unchanged: kept frozen
+                parsed["house_cards"] = before["house_cards"]
+            new = self._states.put(game_code, version + 1, parsed)
             self.doorbell.ring(game_code, version + 1)
             extra["event"] = happened
             return new, extra

@@ -103,7 +103,10 @@ def copy_state(state: dict) -> dict:
     deep copy (of plain, frozen or copy-on-write data), much faster than ``copy.deepcopy``."""
     if type(state) is _FrozenState:
         return _lazy_dict(state)
-    return _thaw(state)
+    # Cards are values no reducer changes in place (as the view assumes): a game's hundreds
+    # of house cards are shared, not copied, and only their list is new.
+    return {k: list(v) if k == "house_cards" and isinstance(v, list) else _thaw(v)
+            for k, v in dict.items(state)}
 
 
 
@@ -122,6 +125,8 @@ def _frozen(value: Any, key: Any = None) -> tuple[Any, int]:
         return (_SmallDict(items) if depth < SMALL else _FrozenDict(items)), depth + 1
     if isinstance(value, list):
         if key in _VALUE_LISTS:
+            if type(value) is _FrozenList:  # frozen already (house cards kept from the last version)
+                return value, 1
             return _FrozenList([_value(v) for v in list.__iter__(value)]), 1
         items, depth = [], 0
         for v in list.__iter__(value):
@@ -133,7 +138,8 @@ def _frozen(value: Any, key: Any = None) -> tuple[Any, int]:
 
 
 def _value(value: Any) -> Any:
-    if type(value) in _SCALARS:
+    kind = type(value)
+    if kind in _SCALARS or kind is _Value or kind is _ValueList:  # already frozen: shared
         return value
     if isinstance(value, dict):
         return _Value({k: v if type(v) in _SCALARS else _value(v) for k, v in dict.items(value)})
