@@ -36,7 +36,7 @@ from companion import engine, migrations
 from companion.doorbell import CHANNEL, Doorbell, PostgresListener, VersionPoll
 from companion.engine import Actor, Forbidden, chronicle
 from companion.engine.errors import TooLarge
-from companion.engine.frozen import freeze, thaw
+from companion.engine.frozen import copy_state, freeze, thaw
 from companion.engine.words import N_, event, event_words, render, said
 
 log = logging.getLogger(__name__)
@@ -237,7 +237,8 @@ def restore(current: dict, stored: dict | list, *, in_place: bool = False) -> di
     if isinstance(stored, dict):  # an event written before patches: the whole state before it
         restored = stored
     else:
-        restored = jsonpatch.apply_patch(_undoable(current), stored, in_place=in_place)
+        doc = _undoable(current) if in_place else copy_state(_undoable(current))
+        restored = jsonpatch.apply_patch(doc, stored, in_place=True)
     for key in NOT_UNDONE:
         if key in current:
             restored[key] = current[key]
