@@ -123,12 +123,16 @@ def _allowed_context(state: dict, actor: Actor, **kwargs) -> dict:
     """What this phone may do, for the templates (they decide nothing themselves):
     ``allowed`` and ``refused`` (engine.allowed.options), ``can(type, **params)`` (listed
     in allowed) and ``may_try(type, **params)`` (allowed, or refused by a rule the page
-    explains when pressed)."""
+    explains when pressed), ``receivers(instance)`` (who may be given that card, or is
+    refused it by a rule the page explains)."""
     from companion.engine.allowed import lists
 
     found = shared.options(state, actor, **kwargs)
     allowed, refused = found.allowed, found.refused
     return {"allowed": allowed, "refused": refused,
+            "receivers": lambda instance: {entry["to"] for accepted in (True, False)
+                                           for entry in found.entries("give", accepted=accepted,
+                                                                      instance=instance)},
             "can": functools.partial(lists, allowed),
             "may_try": lambda action_type, /, **params: (lists(allowed, action_type, **params)
                                                          or lists(refused, action_type, **params))}
