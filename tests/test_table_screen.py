@@ -3,10 +3,16 @@ step, on the server (no JavaScript: every page is whole HTML)."""
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 
-from companion.web import timeline
+from sqlmodel import Session
+
+from companion import engine
+from companion.engine import chronicle
+from companion.store import Game, token_hash
+from companion.web import level_race, timeline
 
 from .conftest import Table
 
@@ -42,8 +48,19 @@ def _levels(svg: ET.Element, points: list[tuple[float, float]]) -> list[int]:
 
 
 def _story(app, code):
+    """The game's log replayed (``timeline``): how games stored before the chronicle are drawn."""
     with app.app_context():
         return timeline.read(app.extensions["companion_store"], code)
+
+
+def _chronicle(app, code) -> dict:
+    """The chronicle kept in the stored state (``engine.chronicle``), as plain JSON."""
+    return json.loads(json.dumps(app.extensions["companion_store"].load(code)["chronicle"]))
+
+
+def _race(app, code) -> dict[str, tuple[list[list[int]], int | None]]:
+    """Each player's (step, level) points and last step seated, by name, from the chronicle."""
+    return {p["name"]: (p["levels"], p["until"]) for p in _chronicle(app, code)["players"]}
 
 
 def test_the_level_race_draws_each_level_change_and_not_an_undone_one(app, client):
@@ -58,11 +75,10 @@ def test_the_level_race_draws_each_level_change_and_not_an_undone_one(app, clien
     table.undo("Bob")
     table.act("Ann", {"type": "gear", "player": ann, "delta": 1})  # a change that moves no level
 
-    state, story = _story(app, table.code)
-    assert [s.event["kind"] for s in story.steps] == ["join", "join", "level", "level", "level", "gear"]
-    assert timeline.levels_over_time(story) == {
-        ann: [(1, 1), (2, 1), (3, 3), (4, 3), (5, 2), (6, 2)],
-        bob: [(2, 1), (3, 1), (4, 2), (5, 2), (6, 2)]}
+    # Six changes count (join, join, level, level, level, gear): not Bob's +5, nor its undo.
+    assert _chronicle(app, table.code)["steps"] == 6
+    assert _race(app, table.code) == {"Ann": ([[1, 1], [3, 3], [5, 2]], None),
+                                      "Bob": ([[2, 1], [4, 2]], None)}
 
     html = client.get(f"/games/{table.code}/table").get_data(as_text=True)
     svg = _race_svg(html, "tv-race")
@@ -83,8 +99,7 @@ def test_the_level_race_draws_each_level_change_and_not_an_undone_one(app, clien
 
 def test_a_game_with_no_events_draws_an_empty_race(app, client):
     table = Table(client)
-    _state, story = _story(app, table.code)
-    assert story.steps == [] and story.start == {}
+    assert _chronicle(app, table.code) == {"steps": 0, "players": []}
     html = client.get(f"/games/{table.code}/table").get_data(as_text=True)
     svg = _race_svg(html, "tv-race")
     assert svg.find(f"{SVG}desc").text == "Nobody has a level yet."
@@ -102,8 +117,8 @@ def test_undoing_every_change_leaves_only_the_start(app, client):
     table.act("Ann", {"type": "level", "player": ann, "delta": 3})
     table.undo("Ann")
     table.undo("host")  # the join itself
-    _state, story = _story(app, table.code)
-    assert story.steps == [] and timeline.levels_over_time(story) == {}
+    assert _chronicle(app, table.code) == {"steps": 0, "players": []}
+    assert "Nobody has a level yet." in client.get(f"/games/{table.code}/table").get_data(as_text=True)
 
 
 def _tally(client, code) -> dict[str, dict[str, str]]:
@@ -225,3 +240,136 @@ def test_a_name_without_a_sex_creates_no_game_and_keeps_the_form(client):
     assert "Sex must be" in html and 'value="Ann"' in html
     assert re.search(r'value="oz"\s+checked', html) and re.search(r'value="official"\s+checked', html)
     assert client.get_cookie("last_game") is None  # no game was made
+
+
+def test_an_undone_change_is_left_out_of_the_chronicle_whatever_it_was(app, client):
+    table = Table(client)
+    table.join("Ann")
+    table.join("Bob")
+    ann, bob = table.ids["Ann"], table.ids["Bob"]
+    table.act("Ann", {"type": "level", "player": ann, "delta": 3})
+    changes = [
+        ("Ann", {"type": "level", "player": ann, "delta": 1}),
+        ("Ann", {"type": "die", "player": ann}),
+        ("Ann", {"type": "play", "player": bob, "card": {"kind": "curse", "name": "Bad Luck", "duration": "once"}}),
+        ("Bob", {"type": "rename", "player": bob, "name": "Robert"}),
+        ("host", {"type": "remove_player", "player": bob}),
+    ]
+    for who, action in changes:
+        kept = _chronicle(app, table.code)
+        table.act(who, action)
+        assert _chronicle(app, table.code) != kept, action
+        table.undo(who)
+        assert _chronicle(app, table.code) == kept, action
+    # A won fight, its kills and its helper, taken back in one undo.
+    table.act("Ann", {"type": "fight", "player": ann, "monster": {"kind": "monster", "name": "Ogre", "level": 2}})
+    table.act("Bob", {"type": "help", "player": bob})
+    kept = _chronicle(app, table.code)
+    table.act("Ann", {"type": "resolve"})
+    assert [(p["kills"], p["helped"]) for p in _chronicle(app, table.code)["players"]] == [(1, 0), (0, 1)]
+    table.undo("Ann")
+    assert _chronicle(app, table.code) == kept
+    # A join taken back: the player was never at the table.
+    table.join("Cid")
+    table.undo("host")
+    assert [p["name"] for p in _chronicle(app, table.code)["players"]] == ["Ann", "Bob"]
+    rows = _tally(client, table.code)
+    assert set(rows) == {"Ann", "Bob"} and rows["Ann"]["deaths"] == rows["Bob"]["curses"] == "0"
+
+
+def _scripted_game(client) -> Table:
+    """A game with a bit of everything the race and the summary count, undos included."""
+    table = Table(client)
+    for name in ("Ann", "Bob", "Cid"):
+        table.join(name)
+    ann, bob, cid = (table.ids[n] for n in ("Ann", "Bob", "Cid"))
+    curse = {"kind": "curse", "name": "Bad Luck", "duration": "once"}
+    table.act("Ann", {"type": "level", "player": ann, "delta": 2})
+    table.act("Bob", {"type": "level", "player": bob, "delta": 1})
+    table.act("Bob", {"type": "level", "player": bob, "delta": 4})
+    table.undo("Bob")
+    table.act("Bob", {"type": "rename", "player": bob, "name": "Bobby"})
+    table.act("Ann", {"type": "play", "player": cid, "card": curse})
+    table.act("Ann", {"type": "play", "player": cid, "card": curse})
+    table.undo("Ann")
+    table.act("Cid", {"type": "die", "player": cid})
+    table.act("Bob", {"type": "die", "player": bob})
+    table.undo("Bob")
+    # Ann wins a fight against two monsters with Bobby's help, for a treasure.
+    table.act("Ann", {"type": "fight", "player": ann,
+                      "monster": {"kind": "monster", "name": "Ogre", "level": 3, "treasures": 2}})
+    table.act("Ann", {"type": "add_monster", "monster": {"kind": "monster", "name": "Troll", "level": 1}})
+    table.act("Ann", {"type": "offer", "to": bob, "treasures": 1})
+    table.act("Bob", {"type": "accept_offer", "player": bob})
+    table.act("Ann", {"type": "resolve"})
+    table.act("Ann", {"type": "close_fight"})
+    table.act("host", {"type": "remove_player", "player": cid})  # Cid goes home, dead, level 1
+    table.join("Dee")
+    table.act("Dee", {"type": "level", "player": table.ids["Dee"], "delta": 3})
+    table.act("Dee", {"type": "level", "player": table.ids["Dee"], "delta": -1})
+    # Bobby is killed by Bad Stuff, and Ann levels up to the win.
+    table.act("host", {"type": "set_turn", "player": bob})
+    table.act("Bob", {"type": "fight", "player": bob, "monster": {
+        "kind": "monster", "name": "Doom", "level": 12, "bad_stuff": {"death": True}}})
+    table.act("Bob", {"type": "resolve"})
+    table.act("Bob", {"type": "run_away", "player": bob, "roll": 1})
+    table.act("Bob", {"type": "close_fight"})
+    table.act("Ann", {"type": "level", "player": ann, "delta": 9 - table.player("Ann")["level"]})
+    table.act("host", {"type": "set_turn", "player": ann})
+    table.act("Ann", {"type": "fight", "player": ann, "monster": {"kind": "monster", "name": "Slug", "level": 1}})
+    table.act("Ann", {"type": "resolve"})
+    return table
+
+
+def test_the_chronicle_draws_the_same_race_and_counts_as_replaying_the_log(app, client, monkeypatch):
+    table = _scripted_game(client)
+    code = table.code
+    stored = app.extensions["companion_store"].load(code)
+    assert stored["winners"] == [table.ids["Ann"]] and _chronicle(app, code)["steps"] == 27
+    replayed_state, replayed = _story(app, code)
+    for width, height in ((800, 230), (720, 300)):
+        assert level_race.chart(level_race.from_chronicle(stored["chronicle"]), winners=stored["winners"],
+                                width=width, height=height) == \
+            level_race.chart(level_race.from_timeline(replayed), winners=replayed_state["winners"],
+                             width=width, height=height)
+    assert chronicle.tallies(stored["chronicle"], stored) == timeline.tallies(replayed, replayed_state)
+    rows = {row["name"]: row for row in chronicle.tallies(stored["chronicle"], stored)}
+    assert list(rows) == ["Ann", "Bobby", "Cid", "Dee"]
+    assert [rows["Ann"][k] for k in ("level", "kills", "helped", "deals", "deaths", "curses")] == [10, 3, 0, 1, 0, 0]
+    assert [rows["Bobby"][k] for k in ("level", "kills", "helped", "deals", "deaths", "curses")] == [2, 0, 1, 1, 1, 0]
+    assert [rows["Cid"][k] for k in ("level", "deaths", "curses", "seated")] == [1, 1, 1, False]
+    assert [rows["Dee"][k] for k in ("level", "seated")] == [3, True]
+
+    # The pages say the same, drawn from the chronicle or (a game without one) from the log.
+    kept = {path: client.get(f"/games/{code}/{path}").get_data(as_text=True) for path in ("table", "summary")}
+    monkeypatch.setattr(chronicle, "of", lambda state: None)
+    for path, html in kept.items():
+        assert client.get(f"/games/{code}/{path}").get_data(as_text=True) == html, path
+    assert "Dee: 1 → 4 → 3" in kept["table"] and "Cid: 1" in kept["summary"]
+
+
+def test_a_game_stored_before_the_chronicle_is_drawn_from_its_log(app, client):
+    store = app.extensions["companion_store"]
+    state = engine.new_game("OLDGAM2", "classic")
+    del state["chronicle"]  # what a game created before the chronicle holds
+    with Session(store.engine) as session:
+        session.add(Game(code="OLDGAM2", edition="classic", state=json.dumps(state),
+                         host_token_hash=token_hash("old-host")))
+        session.commit()
+    table = Table.__new__(Table)
+    table.client, table.code, table.host_token, table.tokens, table.ids = client, "OLDGAM2", "old-host", {}, {}
+    table.join("Ann")
+    table.join("Bob")
+    table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 2})
+    table.act("host", {"type": "remove_player", "player": table.ids["Bob"]})
+    assert "chronicle" not in store.load("OLDGAM2")  # never begun in the middle of a game
+    html = client.get("/games/OLDGAM2/table").get_data(as_text=True)
+    assert "Ann: level 1 → 3" in _race_svg(html, "tv-race").find(f"{SVG}desc").text
+    rows = _tally(client, "OLDGAM2")
+    assert rows["Ann"]["level"] == "3" and rows["Bob"]["level"] == "1"
+
+
+def test_phones_are_not_sent_the_chronicle(client):
+    table = Table(client)
+    table.join("Ann")
+    assert "chronicle" not in table.state()

@@ -38,6 +38,7 @@ def new_game(code: str, edition_id: str, variants: Any = None) -> dict:
         "combat": None,
         "ledger": [],
         "house_cards": [],
+        "chronicle": {"steps": 0, "players": []},  # engine/chronicle.py; a game without one predates it
         "log": [],
     }
 
@@ -209,6 +210,7 @@ def public_state(state: dict) -> dict:
     """The stored state plus everything a phone shows that is derived from it."""
     edition = editions.get(state["edition"])
     out = dict(state)
+    out.pop("chronicle", None)  # the table screen's bookkeeping (engine/chronicle.py), not for phones
     out["winner"] = state["winners"][0] if state["winners"] else None
     players = []
     for player in state["players"]:

@@ -1,5 +1,6 @@
 """The level race: each player's level over the game, as the geometry of an SVG drawn on the
-server (templates/_level_race.html), from the timeline the event log gives (``timeline``).
+server (templates/_level_race.html), from the game's chronicle (``engine.chronicle``, kept up
+to date at each change) or, for a game stored before it, from its replayed log (``timeline``).
 
 The x axis is the game's counted changes in order (start at the left, now at the right), the y
 axis levels 1 to 10. A level moves as a step: flat until the change that moved it. Lines of
@@ -9,6 +10,9 @@ in its player's name and level, so colour is never the only way to tell them apa
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from companion.engine import chronicle
 from companion.engine.core import MAX_LEVEL
 
 from .timeline import Timeline, levels_over_time
@@ -30,14 +34,36 @@ def _spread(wanted: list[float], low: float, high: float, gap: float) -> list[fl
     return placed
 
 
-def chart(timeline: Timeline, *, width: int = 640, height: int = 260,
-          winners: list[int] = ()) -> dict:
+@dataclass(frozen=True)
+class Race:
+    """What the race is drawn from: the counted changes, and each player's line in order of
+    arrival (``chronicle.levels``: ``player``, ``name``, ``points`` (step, level) on arrival and
+    at least wherever the level changed, ``until`` the last step seated)."""
+
+    steps: int
+    lines: list[dict]
+
+
+def from_chronicle(chronicled: dict) -> Race:
+    return Race(chronicled["steps"], chronicle.levels(chronicled))
+
+
+def from_timeline(timeline: Timeline) -> Race:
+    """The race of a replayed log (a game stored before the chronicle): every step a point."""
+    names = timeline.players()
+    return Race(len(timeline.steps), [{"player": pid, "name": names[pid], "points": points,
+                                       "until": points[-1][0]}
+                                      for pid, points in levels_over_time(timeline).items()])
+
+
+def chart(race: Race, *, width: int = 640, height: int = 260, winners: list[int] = ()) -> dict:
     """What the template draws: the plot area, the level grid, and one series per player
     (``points`` for a polyline, the end point, the end label's position, the level history
     in words)."""
+    total, lines = race.steps, race.lines
     left, right, top, bottom = 30, 110, 12, 26
     plot_w, plot_h = width - left - right, height - top - bottom
-    steps = max(len(timeline.steps), 1)
+    steps = max(total, 1)
 
     def x(step: int) -> float:
         return round(left + plot_w * step / steps, 1)
@@ -45,36 +71,36 @@ def chart(timeline: Timeline, *, width: int = 640, height: int = 260,
     def y(level: int) -> float:
         return round(top + plot_h * (MAX_LEVEL - level) / (MAX_LEVEL - 1), 1)
 
-    names = timeline.players()
     series = []
-    history = levels_over_time(timeline)
-    for index, (pid, points) in enumerate(history.items()):
-        offset = (index - (len(history) - 1) / 2) * SPREAD
+    for index, line in enumerate(lines):
+        points = line["points"]
+        offset = (index - (len(lines) - 1) / 2) * SPREAD
         vertices = [(points[0][0], points[0][1])]
         for step, level in points[1:]:
             if level != vertices[-1][1]:
                 vertices.append((step, vertices[-1][1]))  # flat until the change ...
                 vertices.append((step, level))  # ... then up or down
-        last_step, last_level = points[-1]
+        last_step, last_level = line["until"], vertices[-1][1]
         if vertices[-1] != (last_step, last_level):
             vertices.append((last_step, last_level))
         levels = [points[0][1]]
         for _step, level in points[1:]:
             if level != levels[-1]:
                 levels.append(level)
-        end = (x(last_step), round(y(last_level) + offset, 1))
+        drawn_y = {level: round(y(level) + offset, 1) for level in {lv for _s, lv in vertices}}
+        end = (x(last_step), drawn_y[last_level])
         series.append({
-            "player": pid, "name": names[pid], "style": f"race-{index % SERIES_STYLES}",
-            "points": " ".join(f"{x(s)},{round(y(lv) + offset, 1)}" for s, lv in vertices),
+            "player": line["player"], "name": line["name"], "style": f"race-{index % SERIES_STYLES}",
+            "points": " ".join(f"{x(s)},{drawn_y[lv]}" for s, lv in vertices),
             "end": end, "level": last_level, "levels": levels, "peak": max(levels),
-            "winner": pid in winners, "gone": last_step < len(timeline.steps),  # left the table
+            "winner": line["player"] in winners, "gone": last_step < total,  # left the table
         })
     order = sorted(range(len(series)), key=lambda i: series[i]["end"][1])
     placed = _spread([series[i]["end"][1] + 4 for i in order], top + 4, height - bottom + 4, LABEL_GAP)
     for i, label_y in zip(order, placed):
         series[i]["label"] = (round(series[i]["end"][0] + 8, 1), round(label_y, 1))
     return {
-        "width": width, "height": height, "steps": len(timeline.steps),
+        "width": width, "height": height, "steps": total,
         "plot": {"left": left, "top": top, "right": left + plot_w, "bottom": top + plot_h},
         "grid": [{"level": level, "y": y(level), "label_y": y(level) + 4, "win": level == MAX_LEVEL}
                  for level in range(1, MAX_LEVEL + 1)],

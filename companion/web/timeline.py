@@ -1,5 +1,8 @@
-"""The game as it went: every change that still counts and the table right after it, read
-back from the store's event log.
+"""The game as it went, replayed from the store's event log: for games stored before the
+chronicle only (``engine.chronicle`` keeps the level race and the summary's counts at each
+change; a game without one is replayed here, at a cost that grows with its log).
+
+Every change that still counts and the table right after it are read back from the log.
 
 Each event row keeps a reverse JSON Patch from the state after it to the state before it (what
 undo applies). Walking those patches back from the current state gives the table after every
@@ -7,7 +10,8 @@ version exactly as it was, without running any rule again. Undo is a strict stac
 changes that count are what is left on that stack: an undo takes the latest counted change
 off it, and neither the undone change nor the undo itself is drawn or counted.
 
-The level race (``level_race``) and the end-of-game summary (``summary``) are made from this.
+The level race (``level_race``) and the end-of-game summary (``table_screen``) of such a game
+are made from this; the tests use it as the oracle the chronicle must agree with.
 """
 
 from __future__ import annotations
