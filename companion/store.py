@@ -606,10 +606,12 @@ class Store:
             raise Forbidden(N_("Join the game first."))
 
         def change(state: dict, session: Session):
-            last = session.exec(select(Event).join(Game, Event.game_id == Game.id)
-                                .where(Game.code == code.upper(), Event.kind != "undo",
-                                       Event.undone == False)  # noqa: E712
-                                .order_by(Event.id.desc())).first()
+            # The one event it takes back (LIMIT 1, newest first on the game's index): the
+            # ORM would otherwise load every event of the game to hand over the first.
+            game_id = session.exec(select(Game.id).where(Game.code == code.upper())).one()
+            last = session.exec(select(Event).where(Event.game_id == game_id, Event.kind != "undo",
+                                                    Event.undone == False)  # noqa: E712
+                                .order_by(Event.id.desc()).limit(1)).first()
             if last is None:
                 raise engine.BadAction(N_("There is nothing to undo."))
             if not actor.host and last.actor_player != actor.player:
