@@ -190,6 +190,18 @@ def _pointer(key: Any) -> str:
     return "/" + str(key).replace("~", "~0").replace("/", "~1")
 
 
+def _same(a: Any, b: Any) -> bool:
+    """Equal as JSON: like ``==``, but ``false`` is not ``0`` (nor ``1`` ``1.0``)."""
+    if a is b:
+        return True
+    if isinstance(a, dict):
+        return isinstance(b, dict) and len(a) == len(b) and \
+            all(k in b and _same(v, b[k]) for k, v in a.items())
+    if isinstance(a, list):
+        return isinstance(b, list) and len(a) == len(b) and all(map(_same, a, b))
+    return type(a) is type(b) and a == b
+
+
 def _diff(before: Any, after: Any, path: str, ops: list[dict]) -> None:
     """Append to ``ops`` the operations that turn ``after`` into ``before``, in order."""
     if before is after:
@@ -201,17 +213,17 @@ def _diff(before: Any, after: Any, path: str, ops: list[dict]) -> None:
         for key, value in before.items():
             if key not in after:
                 ops.append({"op": "add", "path": path + _pointer(key), "value": value})
-            elif after[key] != value:
+            elif not _same(value, after[key]):
                 _diff(value, after[key], path + _pointer(key), ops)
         return
     if isinstance(before, list) and isinstance(after, list):
         # The unchanged ends are kept; the changed middle is diffed item by item when it kept
         # its length, else its items are taken out and put back (one card added: one op).
         start, short = 0, min(len(before), len(after))
-        while start < short and before[start] == after[start]:
+        while start < short and _same(before[start], after[start]):
             start += 1
         end = 0
-        while end < short - start and before[-1 - end] == after[-1 - end]:
+        while end < short - start and _same(before[-1 - end], after[-1 - end]):
             end += 1
         was, now = before[start:len(before) - end], after[start:len(after) - end]
         if len(was) == len(now):
@@ -223,7 +235,7 @@ def _diff(before: Any, after: Any, path: str, ops: list[dict]) -> None:
         for i, old in enumerate(was):
             ops.append({"op": "add", "path": f"{path}/{start + i}", "value": old})
         return
-    if before != after or type(before) is not type(after):
+    if not _same(before, after):
         ops.append({"op": "replace", "path": path, "value": before})
 
 

@@ -60,3 +60,10 @@ def test_a_card_put_in_play_is_taken_out_by_one_remove():
     before = {"players": [{"id": 1, "cards": [{"iid": 1}, {"iid": 2}]}]}
     after = {"players": [{"id": 1, "cards": [{"iid": 1}, {"iid": 3}, {"iid": 2}]}]}
     assert reverse_patch(before, after) == [{"op": "remove", "path": "/players/0/cards/1"}]
+
+
+def test_false_and_zero_are_different_values_to_undo():
+    # Python says False == 0; JSON (and the state read back) does not.
+    assert reverse_patch({"players": [False]}, {"players": [0]}) == \
+        [{"op": "replace", "path": "/players/0", "value": False}]
+    assert undone({"turn": {"a": 1}}, {"turn": {"a": True}}) == {"turn": {"a": 1}}
