@@ -299,7 +299,9 @@ class _Latest:
         return state
 
 
-class _Lru:
+class Lru:
+    """A bounded map whose least recently used entries leave first."""
+
     def __init__(self, size: int):
         self.size, self._items = size, OrderedDict()
 
@@ -309,11 +311,12 @@ class _Lru:
             self._items.move_to_end(key)
         return found
 
-    def put(self, key, value) -> None:
+    def put(self, key, value):
         self._items[key] = value
         self._items.move_to_end(key)
         while len(self._items) > self.size:
             self._items.popitem(last=False)
+        return value
 
 
 STATES_KEPT = 512  # games whose latest state stays parsed (about 50 KB each)
@@ -355,7 +358,7 @@ class Store:
             sa_event.listen(self.engine, "connect", _sqlite_pragmas)
         migrations.upgrade(self.engine)
         self._states = _Latest(STATES_KEPT)
-        self._seats = _Lru(SEATS_KEPT)
+        self._seats = Lru(SEATS_KEPT)
         self.doorbell = Doorbell()
         self._notify = backend == "postgresql"
         if self._notify:

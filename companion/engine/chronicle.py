@@ -73,7 +73,7 @@ def record(before: dict, after: dict, happened: dict) -> None:
 def _count(happened: dict, after: dict, known: dict[int, dict]) -> None:
     kind, target = happened.get("kind"), happened.get("player")
     if kind == "fight_won" and target in known:
-        killed, helper = _won_fight(after)
+        killed, helper = won_fight(after)
         known[target]["kills"] += killed
         if helper in known:
             known[helper]["helped"] += 1
@@ -81,7 +81,7 @@ def _count(happened: dict, after: dict, known: dict[int, dict]) -> None:
         known[target]["curses"] += 1
 
 
-def _won_fight(state: dict) -> tuple[int, int | None]:
+def won_fight(state: dict) -> tuple[int, int | None]:
     """Monsters killed and the helper, in the table right after a won fight."""
     if not state.get("combat"):
         return 0, None

@@ -7,36 +7,21 @@ version, and the least recently used leave first."""
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any, Callable
 
 from flask import current_app
 
 from companion.engine.allowed import Options
 from companion.engine.frozen import is_frozen
+from companion.store import Lru
 
 KEPT = 2048  # entries per process: a table at a version holds one per language and seat
 
 
-class _Shared:
-    def __init__(self, size: int = KEPT):
-        self.size, self._items = size, OrderedDict()
-
-    def get(self, key: tuple, make: Callable[[], Any]) -> Any:
-        found = self._items.get(key)
-        if found is None:
-            found = self._items[key] = make()
-            while len(self._items) > self.size:
-                self._items.popitem(last=False)
-        else:
-            self._items.move_to_end(key)
-        return found
-
-
-def _cache() -> _Shared:
+def _cache() -> Lru:
     found = current_app.extensions.get("companion_shared")
     if found is None:
-        found = current_app.extensions.setdefault("companion_shared", _Shared())
+        found = current_app.extensions.setdefault("companion_shared", Lru(KEPT))
     return found
 
 
@@ -44,7 +29,9 @@ def per_version(state: dict, what: tuple, make: Callable[[], Any]) -> Any:
     """``make()``, once per (game, version, ``what``) for a state read from the store."""
     if not is_frozen(state):
         return make()
-    return _cache().get((state["code"], state["version"], *what), make)
+    cache, key = _cache(), (state["code"], state["version"], *what)
+    found = cache.get(key)
+    return found if found is not None else cache.put(key, make())
 
 
 def options(state: dict, actor: Any, *, card: Any = None) -> Options:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 import jsonpatch
 import jsonpointer
 
-from companion.engine.state import combat_view
+from companion.engine.chronicle import won_fight
 from companion.store import NOT_UNDONE, Store, restore
 
 
@@ -65,15 +65,6 @@ def _seats(doc: dict) -> dict[int, Seat]:
             for p in doc.get("players", [])}
 
 
-def _won_fight(doc: dict) -> tuple[int, int | None]:
-    """Monsters killed and the helper, in the table right after a won fight."""
-    if not doc.get("combat"):
-        return 0, None
-    view = combat_view(doc, helpers=False)
-    killed = sum(1 for monster in view["monsters"] if not monster["gone"])
-    return killed, view["helper"] if view["helper_counts"] else None
-
-
 def replay(state: dict, rows: list[tuple[int, str, dict, dict | list]]) -> Timeline:
     """The timeline from the current ``state`` and its event rows ``(version, kind, event,
     reverse patch)`` in version order. Rows after the state's version are ignored (written
@@ -86,7 +77,7 @@ def replay(state: dict, rows: list[tuple[int, str, dict, dict | list]]) -> Timel
     for version, kind, happened, stored in reversed(rows):
         if version != expected:  # a gap in the log: what came before cannot be rebuilt
             break
-        killed, helper = _won_fight(doc) if happened.get("kind") == "fight_won" else (0, None)
+        killed, helper = won_fight(doc) if happened.get("kind") == "fight_won" else (0, None)
         after[version] = (_seats(doc), killed, helper)
         try:
             doc = restore(doc, stored, in_place=True)  # the walk owns doc
