@@ -262,3 +262,82 @@ def test_at_least_95_percent_find_their_ruling_in_the_top_three():
         if expected not in got:
             misses.append(f"{question!r} ({edition}): want {expected}, got {got}")
     assert len(misses) <= len(QUESTIONS) * 0.05, "\n".join(misses)
+
+
+# Issue 24: the misses of the second set of real questions, asked as they are typed on a phone.
+# Each must find its ruling among the first three, every one (not 95%): these are the rulings
+# added for them. (question, ruling, edition of the game or None)
+ROUND_THREE = [
+    # the three the issue names
+    ("can i take off my boots before the curse hits", "curse-no-swap", None),
+    ("lose footgear curse can i swap shoes first", "curse-no-swap", "classic"),
+    ("cursed lose headgear can i unequip my hat quick", "curse-no-swap", "tails"),
+    ("can i switch armor when someone curses me", "curse-no-swap", "oz"),
+    ("can i sell stuff before charity", "charity-sell-first", None),
+    ("too many cards can i sell some instead of giving them away", "charity-sell-first", "tails"),
+    ("end of turn 8 cards can i sell items from hand to get to 5", "charity-sell-first", "classic"),
+    ("can i give bob my sword so he wont help ann", "give-items-against-help", None),
+    ("can i bribe someone NOT to help", "give-items-against-help", "oz"),
+    ("pay a player to not help the fighter", "give-items-against-help", "spell-skool"),
+    # the fine points of powers
+    ("what can resurrection replace", "cleric-resurrection-face-up", "classic"),
+    ("cleric resurrection on loot the room?", "cleric-resurrection-face-up", "classic"),
+    ("can my cleric take from the discard pile instead of kicking the door", "cleric-resurrection-face-up", "classic"),
+    ("what happens if my thief fails to steal", "thief-theft-failed", "classic"),
+    ("failed theft roll", "thief-theft-failed", None),
+    ("thief rolled a 2 on steal now what", "thief-theft-failed", "classic"),
+    ("flight spell before or after the roll", "wizard-flight-timing", "classic"),
+    ("when do i discard for flight", "wizard-flight-timing", None),
+    ("wizard failed run roll can i still use flight", "wizard-flight-timing", "classic"),
+    ("half breed one race classic drawbacks", "half-breed-single-race-classic", "classic"),
+    ("halfbreed with just elf do i keep elf downsides", "half-breed-single-race-classic", "classic"),
+    # card-level questions
+    ("does the wishing ring stop a curse", "wishing-ring-curse", "classic"),
+    ("wishing ring vs curse", "wishing-ring-curse", None),
+    ("can i use wishing ring on chicken on my head", "wishing-ring-curse", "classic"),
+    ("are the 3872 orcs one monster", "monster-plural-single", "classic"),
+    ("wight brothers count as 2 monsters?", "monster-plural-single", "classic"),
+    ("is the fighting trees one monster or more", "monster-plural-single", "oz"),
+    ("card says food what counts", "card-food", "spell-skool"),
+    ("does food mean real food", "card-food", None),
+    # ranking: these came fourth or lower before
+    ("forced to help someone win can i bail", "forced-helper-may-leave", "classic"),
+    ("can i be a warrior and a wizard", "class-limit", "tails"),
+    ("can i join the sports club in the middle of combat", "discard-anytime", "spell-skool"),
+    ("who picks which item a curse takes", "curse-victim-chooses", None),
+    ("curse says lose your headgear which hat do i lose", "curse-victim-chooses", None),
+]
+
+# The same rulings asked in Russian (the Russian index, translations/ru.json).
+ROUND_THREE_RU = [
+    ("можно снять ботинки до проклятия", "curse-no-swap"),
+    ("можно продать шмотки перед благотворительностью", "charity-sell-first"),
+    ("кольцо желаний отменяет проклятие?", "wishing-ring-curse"),
+    ("отдать шмотку чтобы он не помогал", "give-items-against-help"),
+    ("вор не украл что теперь", "thief-theft-failed"),
+    ("полёт до броска или после", "wizard-flight-timing"),
+    ("воскрешение клирика чистка нычек", "cleric-resurrection-face-up"),
+    ("полукровка с одной расой минусы в классике", "half-breed-single-race-classic"),
+    ("что значит еда на карте", "card-food"),
+]
+
+
+def test_round_three_questions_find_their_ruling_in_the_top_three():
+    misses = []
+    for question, expected, edition in ROUND_THREE:
+        assert get_ruling(expected) is not None, expected
+        got = [r["id"] for r in search(question, edition=edition, limit=3)]
+        if expected not in got:
+            misses.append(f"{question!r} ({edition}): want {expected}, got {got}")
+    for question, expected in ROUND_THREE_RU:
+        got = [r["id"] for r in search(question, limit=3)]
+        if expected not in got:
+            misses.append(f"{question!r}: want {expected}, got {got}")
+    assert not misses, "\n".join(misses)
+
+
+def test_the_first_two_hundred_miss_at_most_two():
+    # the issue's ranking fixes brought the misses from five down to two
+    misses = [q for q, rid, ed in QUESTIONS
+              if rid not in [r["id"] for r in search(q, edition=ed, limit=3)]]
+    assert len(misses) <= 2, misses

@@ -138,7 +138,7 @@ _syn("dead", "dead", "die", "dies", "died", "dying", "death", "deaths", "corpse"
 _syn("respawn", "respawn", "respawning", "revive", "revived", "resurrect", "reborn")
 _syn("kill", "kill", "kills", "killed", "killing", "slay", "slain", "slays", "slew", "murder")
 _syn("flee", "flee", "flees", "fled", "fleeing", "run", "runs", "ran", "running", "runaway",
-     "runaways", "escape", "escapes", "escaped", "escaping", "retreat", "bail", "leg")
+     "runaways", "escape", "escapes", "escaped", "escaping", "retreat", "leg")
 _syn("bribe", "bribe", "bribes", "bribed", "bribing", "pay", "pays", "paid", "paying",
      "payment", "payoff", "reward", "rewards", "deal", "deals")
 _syn("headgear", "hat", "hats", "helmet", "helmets", "helm", "helms", "headgear", "head",
@@ -217,6 +217,11 @@ _syn("thief", "thief", "thieves", "rogue")
 _syn("cleric", "cleric", "clerics", "priest", "healer")
 _syn("charm", "charm", "charms", "charmed", "charming")
 _syn("berserk", "berserk", "berserking", "berserks", "rage")
+# "bail" is backing out of a deal as often as running from a monster: both, at a lower weight
+_syn("bail", "bail", "bails", "bailed", "bailing")
+_syn("drawback", "drawback", "drawbacks", "downside", "downsides", "disadvantage",
+     "disadvantages", "weakness", "weaknesses", "minus", "minuses")
+_syn("advantage", "advantage", "advantages", "upside", "upsides", "perk", "perks")
 
 # every edition's class (club) and race names, as canonical tokens
 _CLASS_NAMES = ("warrior", "wizard", "thief", "cleric", "professor", "royalty", "soldier",
@@ -248,6 +253,7 @@ _EXPAND: dict[str, tuple[tuple[str, float], ...]] = {
     "wandering": (("monster", 0.3),),
     "mate": (("monster", 0.3),),
     "limit": (("many", 0.5),),
+    "bail": (("leave", 0.9), ("flee", 0.8)),
     "many": (("limit", 0.5),),
     # a class or race named by name is a question about classes or races too
     **{name: (("class", 0.5),) for name in _CLASS_NAMES},
