@@ -15,16 +15,20 @@ carries ``game`` on, and each page links back to the game.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import urlencode, urlsplit
 
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
 from flask_babel import get_locale
 
 from companion import rulebase
+from companion.catalog import load_catalog, localized_card
+from companion.catalog.mentions import cards_named
 from companion.engine.editions import EDITIONS
 from companion.store import NotFound
 
 from .common import CODE_RE, normal_code, store
+from .limits import count_unknown_code, may_guess
 from .security import same_site_referrer
 
 bp = Blueprint("rules", __name__)
@@ -72,10 +76,16 @@ def _table() -> dict | None:
         code = match.group(1) if match else None
     if not code or not CODE_RE.match(code):
         return None
+    # ?game= is counted as a guess for every path (limits.py); a Referer is one too.
+    from_referrer = not request.args.get("game")
+    if from_referrer and not may_guess():
+        return None  # this address guessed too often: no table, so the answer tells nothing
     code = normal_code(code)
     try:
         state = store().load(code)
     except NotFound:
+        if False:
+            count_unknown_code()
         return None
     variants = state.get("variants") or {}
     return {"code": code, "edition": state.get("edition"),
@@ -126,6 +136,25 @@ def _context() -> dict:
             "rules_url": rules_url, "back_to_game": back}
 
 
+@lru_cache(maxsize=2)
+def _catalog_cards(catalog) -> tuple[dict, ...]:
+    # the catalog is loaded once; its ``cards`` is a deep copy each time, made once here
+    return tuple(catalog.cards)
+
+
+def _named_cards(q: str, edition: str | None, lang: str) -> list[dict]:
+    """The catalog cards the question names, in the reader's language: the table's edition's
+    set first (its Wizard before another box's), then every other set, so a card of any
+    edition's catalog is found."""
+    if not q.strip():
+        return []
+    cards = _catalog_cards(load_catalog())
+    if edition:
+        cards = sorted(cards, key=lambda c: c.get("set") != edition)  # stable: catalog order kept
+    return [{**localized_card(card, lang), "url": f"/cards/{card['id']}"}
+            for card in cards_named(q, cards)]
+
+
 @bp.get("/api/rules")
 def api_search():
     q = request.args.get("q", "")[:200]
@@ -135,8 +164,10 @@ def api_search():
     found = (rulebase.search(q, edition=edition, limit=10, official_updates=official)
              if q.strip() else rulebase.all_rulings())
     rulings = [_shown(r, edition, official, lang) for r in found]
+    # "cards": the cards the question names, with their catalog facts, beside the rulings
     return jsonify({"rulings": rulings, "edition": edition, "official_updates": official,
-                    "game": ctx["table"]["code"] if ctx["table"] else None})
+                    "game": ctx["table"]["code"] if ctx["table"] else None,
+                    "cards": _named_cards(q, edition, lang)})
 
 
 @bp.get("/api/rules/<rule_id>")
@@ -162,8 +193,9 @@ def ask():
         results = []
     lang = _lang()
     results = [_shown(r, edition, official, lang) for r in results]
+    cards = _named_cards(q, edition, lang)
     template = "rules/_results.html" if request.headers.get("HX-Request") == "true" else "rules/ask.html"
-    response = render_template(template, q=q, topic=topic, results=results,
+    response = render_template(template, q=q, topic=topic, results=results, cards=cards,
                                topics=rulebase.topics(), topic_labels=_topic_labels(),
                                editions=EDITIONS.values(), **ctx)
     return response, 200, {"Vary": "HX-Request"}

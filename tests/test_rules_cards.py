@@ -1,0 +1,84 @@
+"""Issue 24: a question that names a card is answered with that card's catalog facts beside
+the rulings, in every edition's catalog (the API's "cards" and the rules page)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from companion.catalog import load_catalog
+from companion.catalog.mentions import cards_named
+
+CATALOG = load_catalog()
+
+
+def _named(text, edition=None):
+    cards = sorted(CATALOG.cards, key=lambda c: c["set"] != edition) if edition else CATALOG.cards
+    return [c["id"] for c in cards_named(text, cards)]
+
+
+def test_a_question_names_its_card():
+    assert _named("does the wishing ring stop a curse") == ["classic/wishing-ring"]
+    assert _named("is the plutonium dragon undead") == ["classic/plutonium-dragon"]
+    assert _named("are the 3872 orcs one monster") == ["classic/3872-orcs"]
+    assert _named("pit bulls bad stuff?") == ["classic/pit-bull"]  # plural or possessive s
+    assert _named("how do i kill the gazebo") == ["classic/gazebo"]
+
+
+def test_rule_words_are_not_cards():
+    # one-word races, classes and enhancers are the rules' own words
+    assert _named("can a thief steal during a fight") == []
+    assert _named("does my elf helper get a level") == []
+    assert _named("mate and enhancers") == []
+    assert _named("what happens if i fail to run away") == []
+
+
+def test_a_name_inside_a_longer_name_is_not_a_card_of_its_own():
+    dragons = [c for c in CATALOG.cards if c["name"].lower().endswith("dragon")]
+    assert len(dragons) >= 1
+    ids = _named("is the plutonium dragon a dragon")
+    assert ids == ["classic/plutonium-dragon"]
+
+
+@pytest.mark.parametrize("edition", ["classic", "oz", "spell-skool", "russia", "tails"])
+def test_every_editions_catalog_is_searched(edition):
+    # for each set, a card with a name of two words or more is found by a question naming it
+    card = next(c for c in CATALOG.cards if c["set"] == edition and len(c["name"].split()) >= 2)
+    ids = _named(f"how does {card['name'].lower()} work", edition)
+    assert ids and ids[0] == card["id"], (card["name"], ids)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([c for c in CATALOG.cards if len(c["name"].split()) >= 2]),
+       st.text(alphabet="abcdefghij klmnop", max_size=20), st.text(alphabet="qrstuvw xyz", max_size=20))
+def test_any_multi_word_name_is_found_wherever_it_stands(card, before, after):
+    ids = _named(f"{before} {card['name']} {after}", card["set"])
+    assert card["id"] in ids or any(  # unless a longer name around it was found instead
+        len(c["name"]) > len(card["name"]) for c in CATALOG.cards if c["id"] in ids)
+
+
+def test_the_api_gives_the_named_cards_facts_beside_the_rulings(client):
+    body = client.get("/api/rules?q=does+the+wishing+ring+stop+a+curse&edition=classic").get_json()
+    assert body["rulings"][0]["id"] == "wishing-ring-curse"
+    (ring,) = body["cards"]
+    assert ring["id"] == "classic/wishing-ring" and ring["kind"] == "one-shot" and ring["gold"] == 500
+    assert ring["url"] == "/cards/classic/wishing-ring"
+    body = client.get("/api/rules?q=is+the+plutonium+dragon+undead").get_json()
+    (dragon,) = body["cards"]
+    assert dragon["tags"] == ["dragon"] and "undead" not in dragon["tags"]
+    assert client.get("/api/rules?q=charity").get_json()["cards"] == []
+    # in Russian, the card's summary comes in Russian
+    ru = client.get("/api/rules?q=wishing+ring&lang=ru").get_json()["cards"][0]
+    assert re.search("[а-я]", ru["summary"])
+
+
+def test_the_rules_page_shows_the_card_above_the_rulings(client):
+    page = client.get("/rules?q=is+the+plutonium+dragon+undead").get_data(as_text=True)
+    assert 'data-card="classic/plutonium-dragon"' in page
+    assert page.index('data-card="classic/plutonium-dragon"') < page.index('class="ruling-hit"')
+    assert 'href="/cards/classic/plutonium-dragon"' in page
+    fragment = client.get("/rules?q=gazebo", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert 'data-card="classic/gazebo"' in fragment
