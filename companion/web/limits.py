@@ -1,5 +1,11 @@
-"""Throttling per client address (flask-limiter): game creation, joins, and answers about
-game codes that do not exist (so nobody can find live games by guessing codes).
+"""Throttling (flask-limiter): per client address, game creation, joins, and answers about
+game codes that do not exist (so nobody can find live games by guessing codes); per seat, the
+changes a seat sends (so one seat tapping in a loop cannot fill the disk or slow its table).
+
+Every path that takes a game code counts a code that names no game the same way: a code in
+the path (``/games/<code>/...``) when the game is not found, and ``?game=<code>`` on any page
+or answer (the rules, the card lookup, the calculator), which would otherwise show whether a
+code is real without ever being counted.
 
 Counters are in memory by default, which is right for one server process. Several processes
 must share them: set ``COMPANION_RATELIMIT_STORAGE_URI`` (e.g. ``redis://localhost:6379`` or
@@ -9,6 +15,7 @@ the address is the phone's and not the proxy's.
 
 from __future__ import annotations
 
+import functools
 import os
 import time
 
@@ -18,7 +25,7 @@ from flask_limiter.util import get_remote_address
 from limits import parse_many
 
 from companion.engine.words import N_
-from companion.store import StoreError
+from companion.store import NotFound, StoreError
 
 DEFAULTS = {
     # A table creates one game an evening; a laptop testing things a few more.
@@ -27,6 +34,9 @@ DEFAULTS = {
     "COMPANION_RATELIMIT_JOIN": "30 per minute;300 per hour",
     # Typing a code wrong happens; hundreds of wrong codes a minute is guessing.
     "COMPANION_RATELIMIT_UNKNOWN_CODE": "20 per minute;200 per hour",
+    # Per seat: a player tapping fast (10 taps in a second) never meets it; a script tapping
+    # 75 times a second meets it within 300 taps, and then 50 a minute at most.
+    "COMPANION_RATELIMIT_ACTIONS": "300 per minute;3000 per hour",
     "COMPANION_RATELIMIT_STORAGE_URI": "memory://",
 }
 
@@ -39,6 +49,11 @@ THROTTLED = (
 )
 
 
+# The views that change a game: each counts against the seat that sends it.
+SEAT_THROTTLED = ("api.post_action", "api.undo", "pages.act", "pages.undo",
+                  "cards.import_house_cards")
+
+
 class TooManyGuesses(StoreError):
     """This address asked about too many games that do not exist (HTTP 429)."""
 
@@ -47,6 +62,17 @@ class TooManyGuesses(StoreError):
     def __init__(self, retry_after: int):
         super().__init__(N_("Too many unknown game codes from this address. Check the code with "
                             "the host and try again in %(seconds)s seconds."), seconds=retry_after)
+        self.retry_after = retry_after
+
+
+class TooManyTaps(StoreError):
+    """This seat sent changes faster than anyone plays (HTTP 429); its table is not slowed."""
+
+    status = 429
+
+    def __init__(self, retry_after: int):
+        super().__init__(N_("Too many changes from this seat in a short time. Wait "
+                            "%(seconds)s seconds, then tap again."), seconds=retry_after)
         self.retry_after = retry_after
 
 
@@ -66,8 +92,7 @@ def check_guessing() -> None:
     address = get_remote_address()
     for item in _unknown_code_limits():
         if not limiter.limiter.test(item, "unknown-code", address):
-            reset, _ = limiter.limiter.get_window_stats(item, "unknown-code", address)
-            raise TooManyGuesses(max(1, int(reset - time.time()) + 1))
+            raise TooManyGuesses(_retry_after(limiter, item, "unknown-code", address))
 
 
 def count_unknown_code() -> None:
@@ -77,6 +102,76 @@ def count_unknown_code() -> None:
         return
     for item in _unknown_code_limits():
         limiter.limiter.hit(item, "unknown-code", get_remote_address())
+
+
+def _names_a_game(code: str) -> bool:
+    from .common import CODE_RE, normal_code, store
+
+    if not CODE_RE.match(code):
+        return False
+    try:
+        store().version(normal_code(code))
+    except NotFound:
+        return False
+    return True
+
+
+def may_guess() -> bool:
+    """Whether this address may still ask about a game code (without counting a guess)."""
+    try:
+        check_guessing()
+    except TooManyGuesses:
+        return False
+    return True
+
+
+def _retry_after(limiter: Limiter, item, *keys: str) -> int:
+    reset, _ = limiter.limiter.get_window_stats(item, *keys)
+    return max(1, int(reset - time.time()) + 1)
+
+
+def _seat_key(code: str) -> str | None:
+    """Who sends this change, as the game knows them: the host, a seat, or None (not seated:
+    the view refuses it without writing anything). The token is checked, not just read, so
+    a made-up token cannot buy a fresh budget."""
+    from .common import bearer_token, normal_code, store
+
+    code = normal_code(code)
+    if request.blueprint == "api":
+        actor = store().actor_for(code, bearer_token())
+    else:
+        from .pages import _actor  # the seat or host cookie, as the page reads it (kept on g)
+
+        actor = _actor(code)[0]
+    if actor.host:
+        return f"{code}/host"
+    if actor.player is not None:
+        return f"{code}/{actor.player}"
+    return None
+
+
+def check_seat_rate(code: str) -> None:
+    """One more change from this seat, or TooManyTaps when it has sent too many lately."""
+    limiter = _limiter()
+    if not limiter.enabled:
+        return
+    key = _seat_key(code)
+    if key is None:
+        return
+    items = parse_many(current_app.config["COMPANION_RATELIMIT_ACTIONS"])
+    for item in items:
+        if not limiter.limiter.test(item, "seat-actions", key):
+            raise TooManyTaps(_retry_after(limiter, item, "seat-actions", key))
+    for item in items:
+        limiter.limiter.hit(item, "seat-actions", key)
+
+
+def _seat_throttled(view):
+    @functools.wraps(view)
+    def throttled(*args, **kwargs):
+        check_seat_rate(kwargs["code"])
+        return view(*args, **kwargs)
+    return throttled
 
 
 def init_app(app: Flask) -> None:
@@ -90,8 +185,15 @@ def init_app(app: Flask) -> None:
         value = app.config[setting]
         app.view_functions[endpoint] = limiter.shared_limit(value, scope=scope, methods=methods)(
             app.view_functions[endpoint])
+    for endpoint in SEAT_THROTTLED:
+        app.view_functions[endpoint] = _seat_throttled(app.view_functions[endpoint])
 
     @app.before_request
     def _refuse_guessers():
-        if request.view_args and "code" in request.view_args:
+        asked = request.args.get("game")
+        if (request.view_args and "code" in request.view_args) or asked:
             check_guessing()
+        # A path code that names no game is counted where it is not found (web/errors.py);
+        # ?game= is looked up here, so every page and answer that takes one counts the same.
+        if asked and not _names_a_game(asked):
+            count_unknown_code()

@@ -84,7 +84,7 @@ def _table() -> dict | None:
     try:
         state = store().load(code)
     except NotFound:
-        if False:
+        if from_referrer:
             count_unknown_code()
         return None
     variants = state.get("variants") or {}
