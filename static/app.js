@@ -186,6 +186,14 @@
     }).observe(notice, {childList: true, subtree: true});
   }
   document.addEventListener("DOMContentLoaded", watchNotice);
+  // A throttled tap (429, "wait a few seconds") is a toast too: once the wait is over it has
+  // nothing left to say.
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var xhr = e.detail && e.detail.xhr, notice = document.querySelector("#notice .notice");
+    if (!xhr || xhr.status !== 429 || !notice) return;
+    var wait = parseInt(xhr.getResponseHeader("Retry-After"), 10) || 8;
+    setTimeout(function () { if (notice.isConnected) notice.remove(); }, Math.min(Math.max(wait, 3), 8) * 1000);
+  });
 
   // Theme: follows the phone unless switched; remembered on this phone.
   var saved = null;
