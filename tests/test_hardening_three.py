@@ -137,3 +137,73 @@ def test_a_referer_naming_a_game_is_a_guess_too(tmp_path):
     # Over the budget, the rules still answer, but a real game's Referer no longer shows.
     page = client.get("/rules", headers={"Referer": f"http://localhost/games/{real.code}"})
     assert page.status_code == 200 and f"/games/{real.code}" not in page.get_data(as_text=True)
+
+
+# --- house cards: removed by the host or their adder, and never jamming the game -----------
+
+def test_remove_house_card_through_the_api_the_adder_or_the_host(table):
+    table.join("Ann")
+    table.join("Bob")
+    table.act("Ann", {"type": "add_house_card", "card": {"kind": "curse", "name": "Rain"}})
+    body = table.act("Bob", {"type": "remove_house_card", "card": "house/rain"}, expect=422)
+    assert body["error"]["rule"] == "owner-last-word" and body["error"]["citation"]
+    assert "Ann" in body["error"]["message"]
+    body = table.act("Ann", {"type": "remove_house_card", "card": "house/rain"})
+    assert body["event"]["text"] == "House card removed: Rain (curse)" and body["state"]["house_cards"] == []
+    table.undo("Ann")
+    table.act("host", {"type": "remove_house_card", "card": "house/rain"})
+    body = table.act("host", {"type": "remove_house_card", "card": "house/rain"}, expect=400)
+    assert "no house card house/rain" in body["error"]["message"]
+
+
+def long_named(count, prefix):
+    return [{"kind": "other", "name": f"{prefix} {i:03d} " + "n" * 70} for i in range(count)]
+
+
+def test_importing_and_undoing_in_a_loop_never_jams_the_game(tmp_path):
+    app = make_app(tmp_path)
+    table = Table(app.test_client())
+    table.join("Ann")
+    # 500 cards with 80-character names, imported and taken back again and again: each
+    # history line names a few of them, so the log stays small and every action still fits.
+    for round_ in range(8):
+        table.act("host", {"type": "import_house_cards", "cards": long_named(500, f"R{round_}")})
+        table.undo("host")
+    table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 1})
+    store = app.extensions["companion_store"]
+    import json
+
+    from companion.store import MAX_STATE_BYTES
+    assert len(json.dumps(store.load(table.code))) < MAX_STATE_BYTES // 4
+
+
+def big_card(n):
+    return {"kind": "item", "name": f"Heirloom {n}", "bonus": 1, "slot": "other",
+            "summary": "s" * 600, "sources": ["x" * 600] * 10, "aka": [f"Old {n} " + "a" * 70] * 10}
+
+
+def test_house_cards_up_to_their_bound_leave_every_action_working(tmp_path):
+    app = make_app(tmp_path)
+    table = Table(app.test_client())
+    table.join("Ann")
+    n, refused = 0, None
+    while refused is None:  # as many big cards as a request carries, until the table is full
+        r = table.client.post(f"/api/games/{table.code}/actions", headers=bearer(table.host_token),
+                              json={"type": "import_house_cards", "cards": [big_card(n + i) for i in range(8)]})
+        if r.status_code == 413:
+            refused = r.get_json()["error"]["message"]
+        else:
+            assert r.status_code == 200, r.get_json()
+            n += 8
+    assert "Remove some house cards first" in refused and "KB" in refused
+    while table.client.post(f"/api/games/{table.code}/actions", headers=bearer(table.host_token),
+                            json={"type": "add_house_card", "card": big_card(n)}).status_code == 200:
+        n += 1
+    # Full: the game still plays, undoes, and takes cards off; nothing answers 413.
+    ann = table.ids["Ann"]
+    for _ in range(30):
+        table.act("Ann", {"type": "gear", "player": ann, "delta": 1})
+    table.undo("Ann")
+    table.act("host", {"type": "remove_house_card", "card": "house/heirloom-0"})
+    table.act("host", {"type": "add_house_card", "card": big_card(0)})
+    assert len(table.state()["house_cards"]) == n

@@ -361,13 +361,20 @@ class ImportHouseCardsAction(ActionModel):
     cards: list[InlineCard] = Field(min_length=1, max_length=MAX_HOUSE_IMPORT)
 
 
+class RemoveHouseCardAction(ActionModel):
+    """Take a house card off the table (the host, or the seat that added it)."""
+    type: Literal["remove_house_card"]
+    card: CardId
+
+
 MODELS: tuple[type[ActionModel], ...] = (
     LevelAction, GearAction, SetSexAction, SetTurnAction, EndTurnAction, SetHandAction,
     SetVariantAction, RenameAction, RemovePlayerAction, LockTableAction, PlayAction, DiscardAction,
     EquipAction, SellAction, GiveAction, DieAction, FightAction, AddMonsterAction, EnhanceAction,
     RemoveMonsterAction, OneShotAction, HelpAction, StopHelpingAction, ResolveAction,
     RunAwayAction, SacrificeAllyAction, CloseFightAction, ConfirmBadStuffAction, OfferAction, AcceptOfferAction,
-    DeclineOfferAction, AddHouseCardAction, ImportHouseCardsAction, UsePowerAction,
+    DeclineOfferAction, AddHouseCardAction, ImportHouseCardsAction, RemoveHouseCardAction,
+    UsePowerAction,
 )
 BY_TYPE: dict[str, type[ActionModel]] = {get_args(m.model_fields["type"].annotation)[0]: m for m in MODELS}
 ACTION_TYPES: tuple[str, ...] = tuple(BY_TYPE)

@@ -64,6 +64,7 @@ VALID = {
         {"kind": "curse", "name": "Rain", "lose_levels": 1},
         {"kind": "item", "name": "Umbrella", "bonus": 1, "effects": [
             {"stat": "strength", "value": 2, "if": {"class": "wizard"}}]}]},
+    "remove_house_card": {"type": "remove_house_card", "card": "house/uncle-bob"},
     "use_power": {"type": "use_power", "player": 1, "power": "wizard-flight", "from_hand": 2, "monster": 0, "roll": 3},
 }
 
