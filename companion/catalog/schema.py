@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from typing import Annotated, Any, Literal, Optional, Union
+from typing import Annotated, Any, Literal, Optional, Union, get_args
 
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool,
                       StrictInt, ValidationError, model_validator)
@@ -216,6 +216,40 @@ class _Card(_Strict):
     unknown: list[Annotated[UnicodeText, Field(max_length=40)]] = Field(default_factory=list, max_length=20)
 
 
+#: A monster's rules for the fight that are more than a number (issue 24), beside ``effects``;
+#: companion/engine/monster_conditions.py and combat.py apply each, and
+#: tests/engine/test_monster_rules.py holds a check per word (a word without one fails there).
+FightRuleWord = Literal["level_ignored", "no_help", "discard_item_first", "drop_to_escape",
+                        "extra_levels"]
+FIGHT_RULES: tuple[str, ...] = get_args(FightRuleWord)
+
+
+class FightRule(_Strict):
+    """``level_ignored``: the players' Levels do not count, only their bonuses (Insurance
+    Salesman). ``no_help``: nobody may help against it (Gazebo). ``discard_item_first``: the
+    fighter discards an item of their choice before the fight can be decided (Tongue Demon).
+    ``drop_to_escape``: a player running from it who discards an item with one of ``tags`` gets
+    away without a roll (Pit Bull). ``extra_levels``: ``value`` more levels for the kill when a
+    card with one of ``tags`` is on the players' side, or (``alone``) when the fighter had no
+    helper and no bonus (Large Angry Chicken, Pukachu). ``if``: only for a player who meets it."""
+
+    rule: FightRuleWord
+    tags: list[Slug] = Field(default_factory=list, max_length=10)
+    value: Optional[Annotated[StrictInt, Field(ge=1, le=5)]] = None
+    alone: StrictBool = False
+    if_: Optional[Condition] = Field(default=None, alias="if")
+
+    @model_validator(mode="after")
+    def _fits_its_rule(self):
+        if self.rule == "drop_to_escape" and not self.tags:
+            raise ValueError("a 'drop_to_escape' rule names the tags of the items to drop")
+        if self.rule == "extra_levels" and (self.value is None or not (self.tags or self.alone)):
+            raise ValueError("an 'extra_levels' rule needs a 'value' and 'tags' or 'alone'")
+        if self.rule != "extra_levels" and (self.value is not None or self.alone):
+            raise ValueError(f"a '{self.rule}' rule takes no value or alone")
+        return self
+
+
 class Monster(_Card):
     kind: Literal["monster"]
     level: Optional[Annotated[StrictInt, Field(ge=0, le=99)]] = None
@@ -223,6 +257,7 @@ class Monster(_Card):
     levels: Optional[Annotated[StrictInt, Field(ge=0, le=10)]] = None
     tags: list[Slug] = Field(default_factory=list, max_length=10)
     bad_stuff: Optional[BadStuff] = None
+    fight_rules: list[FightRule] = Field(default_factory=list, max_length=5)
 
 
 class Curse(_Card):
@@ -255,6 +290,8 @@ class OneShot(_Card):
     kind: Literal["one-shot"]
     bonus: Optional[SmallInt] = None
     gold: Optional[Annotated[StrictInt, Field(ge=0, le=10000)]] = None
+    # e.g. "fire" (Flaming Poison Potion); left out when it has none
+    tags: Optional[list[Slug]] = Field(default=None, max_length=10)
 
 
 class Race(_Card):
@@ -324,7 +361,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
 
 # The order of keys in a normalized card (anything else follows in model order).
 _ORDER = ("id", "set", "name", "kind", "slug", "summary", "level", "treasures", "levels", "tags",
-          "bad_stuff", "bonus", "slot", "big", "gold", "requires", "mate", "duration",
+          "bad_stuff", "fight_rules", "bonus", "slot", "big", "gold", "requires", "mate", "duration",
           "lose_levels", "lose_slot", "change_sex", "effects", "aka", "copies", "unknown",
           "sources", "disagreement")
 
@@ -345,6 +382,11 @@ def normalize(model: _Card, fields_set: set[str]) -> dict:
     for key, value in raw.items():
         if key == "effects":
             out["effects"] = [_effect_dict(e) for e in model.effects]
+        elif key == "fight_rules":
+            if value:
+                out["fight_rules"] = [r.model_dump(by_alias=True, exclude_none=True,
+                                                   exclude_defaults=True) | {"rule": r.rule}
+                                      for r in model.fight_rules]  # type: ignore[attr-defined]
         elif key == "bad_stuff":
             if model.bad_stuff is not None:  # type: ignore[attr-defined]
                 out["bad_stuff"] = model.bad_stuff.model_dump(exclude_none=True, by_alias=True)  # type: ignore[attr-defined]
@@ -388,7 +430,7 @@ def error_field(err: dict) -> str:
 
 
 __all__ = [
-    "BAD_STUFF_DOS", "BadStuff", "BadStuffStep", "LOSE_WHICH", "Card", "Condition", "Effect", "FLAG_STATS", "Item", "KINDS", "LONE_SURROGATE",
+    "BAD_STUFF_DOS", "BadStuff", "BadStuffStep", "FIGHT_RULES", "FightRule", "LOSE_WHICH", "Card", "Condition", "Effect", "FLAG_STATS", "Item", "KINDS", "LONE_SURROGATE",
     "LOSE_SLOTS", "MODELS", "Monster", "ROLES", "SETS", "SLOTS", "STATS", "SetFile",
     "UnicodeText", "ValidationError", "error_field", "has_lone_surrogate", "normalize", "slugify",
 ]

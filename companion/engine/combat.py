@@ -96,6 +96,28 @@ def _monster_meets(effect: dict, entry: dict, facing: list[Player], edition: Edi
     return any(ch.meets(cond, p, edition, skip=("tag",), without_free=hurts) for p in facing)
 
 
+def fight_rules(entry_or_card: dict, rule: str) -> list[dict]:
+    """The monster card's ``fight_rules`` of one kind (catalog schema ``FightRule``)."""
+    card = entry_or_card.get("card", entry_or_card)
+    return [r for r in card.get("fight_rules") or () if r.get("rule") == rule]
+
+
+def _rule_meets(rule: dict, entry: dict, players: list[Player], edition: Edition) -> bool:
+    """A fight rule's ``if`` is met by one of ``players`` (always, without one)."""
+    return _monster_meets({"if": rule.get("if")}, entry, players, edition)
+
+
+def _fight_tags(players: list[Player], one_shots: list[dict], edition: Edition) -> set[str]:
+    """Tags of the cards on the players' side: the facing players' equipped items and the
+    players' one-shots in the fight (a fire item or potion for the Large Angry Chicken)."""
+    tags = {t for p in players for c in p.get("cards") or ()
+            if c.get("equipped") and c["card"].get("kind") == "item"
+            and ch.usable(c["card"], p, edition) is None for t in c["card"].get("tags") or ()}
+    tags |= {t for s in one_shots if s.get("side") != "monsters"
+             for t in s["card"].get("tags") or ()}
+    return tags
+
+
 # A card without a name (a bare inline card) is called by what it is, in the reader's words.
 UNNAMED = {"monster": N_("Monster"), "enhancer": N_("Enhancer"), "one-shot": N_("One-shot")}
 
@@ -160,10 +182,12 @@ def _shot_lines(card: Card, player: Player | None, edition: Edition, roles: set[
 
 
 def _player_side(player: Player, edition: Edition, roles: set[str], tags: set[str],
-                 level_only: bool, shot_lines: list[dict]) -> tuple[int, list[dict], bool]:
+                 level_only: bool, shot_lines: list[dict],
+                 level_ignored: bool = False) -> tuple[int, list[dict], bool]:
     """A player's combat strength in this fight, its breakdown (one-shot lines last), and
-    whether it wins ties."""
-    lines = [{"source": said(N_("Level")), "value": player.get("level") or 1}]
+    whether it wins ties. ``level_ignored``: a monster against which only bonuses count
+    (Insurance Salesman): the Level line is left out."""
+    lines = [] if level_ignored else [{"source": said(N_("Level")), "value": player.get("level") or 1}]
     ties = False
     for eff in ch.active_effects(player, edition):
         if not ch.meets(eff.get("if"), player, edition, roles=roles, tags=tags):
@@ -216,6 +240,10 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
 
     level_only = any(eff.get("stat") == "level_only" and _monster_meets(eff, e, facing, ed)
                      for e in alive for _src, eff in _monster_effects(e))
+    # like level_only, a monster's rule holds for the whole fight (every rulebook, Fighting
+    # Multiple Monsters: special abilities apply to the entire fight)
+    level_ignored = any(_rule_meets(r, e, facing, ed)
+                        for e in alive for r in fight_rules(e, "level_ignored"))
 
     # players' side
     fighter_roles = {"fighting"} | ({"helped"} if helper_counts else set())
@@ -243,11 +271,15 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
                     shot_lines[column] += lines
                     break
     f_total, f_lines, f_ties = _player_side(fighter, ed, fighter_roles, fight_tags, level_only,
-                                            shot_lines["fighter"])
+                                            shot_lines["fighter"], level_ignored)
     h_total, h_lines, h_ties = 0, [], False
     if helper_counts:
         h_total, h_lines, h_ties = _player_side(helper, ed, {"helping"}, fight_tags,
-                                                level_only, shot_lines["helper"])
+                                                level_only, shot_lines["helper"], level_ignored)
+    # what extra_levels rules look at: the cards on the players' side, and a fighter alone
+    # with nothing but their Level (Pukachu: no help, no bonus)
+    players_tags = _fight_tags(facing, one_shots, ed)
+    alone = helper is None and not level_ignored and len(f_lines) == 1
     wins_ties = f_ties or h_ties
 
     # monsters' side
@@ -277,6 +309,11 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
                 extra_treasures += eff.get("value", 0)
             elif stat == "levels":
                 extra_levels += eff.get("value", 0)
+        for rule in fight_rules(entry, "extra_levels"):
+            if not _rule_meets(rule, entry, facing, ed):
+                continue
+            if (rule.get("alone") and alone) or set(rule.get("tags") or ()) & players_tags:
+                extra_levels += rule.get("value", 0)
         for shot in monster_shots:
             if shot.get("monster") == pos and shot["card"].get("bonus"):
                 bonuses.append({"source": _name(shot["card"], "one-shot"),
@@ -331,6 +368,7 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
     return {
         "fighter": fighter_id, "helper": helper_id, "helper_forced": bool(helper_forced),
         "helper_counts": helper_counts, "level_only": level_only, "for_the_win": for_the_win,
+        "level_ignored": level_ignored,
         "monsters": out_monsters,
         "fighter_strength": f_total,
         "helper_strength": h_total if helper_counts else None,
@@ -405,6 +443,13 @@ def _escape(ed: Edition, entries: list[dict], fighter: Player, helper: Player | 
                    "chance": round(max(0, DIE + 1 - needs) / DIE, 3), "auto": auto}
             if not_pursued:
                 row["not_pursued"] = True
+            if blocked and not auto:
+                row["rule"] = "monster-no-escape"  # why a 7 is needed: the ruling to show
+            # the way out the monster offers: drop an item with one of these tags (Pit Bull)
+            drop = sorted({t for r in fight_rules(entry, "drop_to_escape")
+                           if _rule_meets(r, entry, [player], ed) for t in r.get("tags") or ()})
+            if drop and not auto:
+                row["drop_to_escape"] = drop
             rec = recorded.get((pid, pos))
             if rec is not None:
                 row["roll"] = rec.get("roll")

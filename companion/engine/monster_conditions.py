@@ -8,6 +8,18 @@
   fight is lost, such a player escapes it without rolling and suffers nothing, not even its
   ``on_flee`` steps (the escape row says ``not_pursued``; combat.py computes it).
 
+Fight rules (a monster card's ``fight_rules``, catalog schema ``FightRule``; issue 24), each
+with its ruling in ``rulings/monsters.json``:
+
+- ``no_help`` (Gazebo, ``monster-no-help``): while it is in the fight, joining as a helper is
+  refused; a helper already in when it arrives (a Wandering Monster) drops out.
+- ``discard_item_first`` (Tongue Demon, ``monster-discard-item-first``): when it enters the
+  fight the fighter owes the discard of one item in play (their pick, ``pending_losses`` as
+  a curse's; the only one goes at once), and the fight is not decided until it is paid.
+- ``drop_to_escape`` (Pit Bull, ``monster-drop-to-escape``): a player running from it who
+  discards an item with one of its tags gets away from it without a roll.
+- ``level_ignored`` and ``extra_levels`` change the sums and rewards (combat.py).
+
 ``after_action`` runs after every accepted action (``actions.apply``), so a helper who joins,
 a race card played mid-fight or a level lost to another monster's Bad Stuff all count; what
 it did rides on the action's event as extra parts.
@@ -15,10 +27,17 @@ it did rides on the action's event as extra parts.
 
 from __future__ import annotations
 
-from . import character
+from . import character, sheet
+from .combat import fight_rules
 from .core import Context
+from .errors import RuleViolation
 from .state import combat_view, find_player
 from .words import N_, said
+
+# the events of a player joining a fight as its helper
+JOINED = frozenset({"help", "help_forced", "accept_offer"})
+# the events of a fight being decided
+DECIDED = frozenset({"fight_won", "fight_lost"})
 
 
 def _has(fight: dict, stat: str) -> bool:
@@ -76,16 +95,104 @@ def not_pursued(state: dict, fight: dict, ctx: Context) -> list[dict]:
     return out
 
 
+def _live_with(fight: dict, rule: str) -> list[dict]:
+    return [m for m in fight.get("monsters") or () if not m.get("gone") and fight_rules(m, rule)]
+
+
+def no_help(state: dict, fight: dict, happened: dict) -> list[dict]:
+    """Nobody helps against a ``no_help`` monster: a helper joining is refused; one who was
+    already in when it arrived drops out, and the deal made for the help with them."""
+    lone = _live_with(fight, "no_help")
+    if not lone or fight.get("helper") is None:
+        return []
+    name = lone[0]["card"].get("name") or said(N_("Monster"))
+    if happened.get("kind") in JOINED:
+        raise RuleViolation("monster-no-help", N_("nobody may help against %(monster)s"),
+                            monster=name)
+    helper = find_player(state, fight["helper"])
+    fight["helper"], fight["helper_forced"], fight["deal"] = None, False, None
+    return [said(N_("%(name)s stops helping: nobody may help against %(monster)s"),
+                 player=helper["id"], name=helper["name"], monster=name)]
+
+
+def discard_item_first(state: dict, fight: dict, ctx: Context, happened: dict) -> list[dict]:
+    """The fighter owes an item for each ``discard_item_first`` monster as it enters the fight
+    (marked ``item_owed`` so it is asked once); deciding the fight waits until it is paid."""
+    fighter = find_player(state, fight["fighter"])
+    out = []
+    for monster in _live_with(fight, "discard_item_first"):
+        if monster.get("item_owed"):
+            continue
+        monster["item_owed"] = True
+        items = sheet.curse_candidates(fighter, "any")
+        if len(items) == 1:  # nothing to pick: the only item goes at once
+            sheet.discard(fighter, items[0]["iid"], ctx.edition)
+            out.append(said(N_("%(monster)s: %(name)s discards %(card)s before the fight"),
+                            player=fighter["id"], name=fighter["name"],
+                            monster=monster["card"]["name"], card=items[0]["card"]["name"]))
+        elif items:
+            sheet.owe_loss(fighter, monster["card"], items)
+    if happened.get("kind") in DECIDED:
+        owed = {m["card"].get("name") for m in _live_with(fight, "discard_item_first")}
+        if any(loss["card"] in owed for loss in fighter.get("pending_losses") or ()):
+            raise RuleViolation("monster-discard-item-first",
+                                N_("%(name)s must first discard an item for %(monster)s"),
+                                name=fighter["name"], monster=sorted(owed)[0])
+    return out
+
+
+def drop_to_escape(state: dict, fight: dict, happened: dict) -> list[dict]:
+    """A runner who has just discarded an item with a tag the monster names gets away from it
+    without a roll. The items each runner could drop are noted when the running starts
+    (``droppable``), so the discard is recognised after the card has left the sheet."""
+    from .reducers.fight import finish_if_nobody_runs  # the reducers import this module
+
+    view = combat_view(state, helpers=False)
+    rows = [r for r in view["escape"] if r.get("drop_to_escape") and r.get("escaped") is None]
+    droppable = fight.setdefault("droppable", {})
+    for row in rows:
+        player = find_player(state, row["player"])
+        key = f"{row['player']}:{row['monster']}"
+        if key not in droppable:
+            droppable[key] = [c["iid"] for c in player["cards"]
+                              if set(c["card"].get("tags") or ()) & set(row["drop_to_escape"])]
+    if happened.get("kind") != "discard":
+        return []
+    out = []
+    names = {m["index"]: m["name"] for m in view["monsters"]}
+    for row in rows:
+        player = find_player(state, row["player"])
+        if player["id"] != happened.get("player") or player["dead"]:
+            continue
+        present = {c["iid"] for c in player["cards"]}
+        if not any(i not in present for i in droppable.get(f"{row['player']}:{row['monster']}", ())):
+            continue
+        fight["escapes"].append({"player": row["player"], "monster": row["monster"],
+                                 "roll": None, "escaped": True, "dropped": True})
+        out.append(said(N_("%(name)s drops %(card)s and gets away from %(monster)s"),
+                        player=player["id"], name=player["name"], card=happened.get("cards"),
+                        monster=names[row["monster"]]))
+    if out:
+        finish_if_nobody_runs(state, fight)
+    return out
+
+
 def after_action(state: dict, happened: dict, ctx: Context) -> dict:
     """Apply the conditions the action has just triggered; the event gains their words."""
     fight = state.get("combat")
     if not fight:
         return happened
     parts: list[dict] = []
+    if fight["stage"] == "fighting" and _live_with(fight, "no_help"):
+        parts += no_help(state, fight, happened)
+    if fight["stage"] == "fighting" or happened.get("kind") in DECIDED:
+        parts += discard_item_first(state, fight, ctx, happened)
     if fight["stage"] == "fighting" and _has(fight, "chase_away"):
         parts += chase_away(state, fight, ctx)
     if fight["stage"] == "running" and _has(fight, "no_pursuit"):
         parts += not_pursued(state, fight, ctx)
+    if fight["stage"] == "running" and any(fight_rules(m, "drop_to_escape") for m in fight["monsters"]):
+        parts += drop_to_escape(state, fight, happened)
     if not parts:
         return happened
     return {**happened, "parts": list(happened.get("parts") or []) + parts}
