@@ -5,9 +5,18 @@ GETs what it shows. A missed event is harmless: the next one, a reconnect (which
 current version at once) or the page becoming visible again catches up.
 
 Under ``companion serve`` (gevent) a waiting stream is a parked greenlet, not an OS thread.
-A game holds at most ``LIVE_MAX_STREAMS_PER_GAME`` streams (a table has a few phones per
-player): a new stream past that closes the game's oldest one, telling it to come back only
-after 15 s, so one client opening streams by the hundred only ever competes with itself.
+
+Who holds a stream decides what it competes with, so that no client starves a table:
+
+- A phone holding a seat, and the host (a seat or host cookie, or a bearer token), always get
+  their stream. Each seat holds at most ``LIVE_MAX_STREAMS_PER_SEAT`` (a few tabs); past that
+  its own oldest one closes.
+- Streams without a seat share a bounded pool: at most ``LIVE_MAX_STREAMS_PER_GAME`` per game
+  and ``LIVE_MAX_SEATLESS_PER_ADDRESS`` per game from one address. Past either, the oldest
+  seatless stream of that pool closes, telling it to come back only after 15 s, and newcomers
+  are let in one per ``EVICTION_INTERVAL``: one client opening streams by the hundred only
+  competes with itself. Seated phones are never counted against an address (a table on one
+  café wifi shares one), nor against the pool.
 """
 
 from __future__ import annotations
@@ -19,10 +28,12 @@ import time
 
 from flask import Flask, Response, current_app, request, stream_with_context
 
-from .common import store
+from .common import bearer_token, store
 
 MAX_BACKLOG = 50  # after a long sleep, one event for the latest version is enough
-DEFAULT_MAX_STREAMS_PER_GAME = 60
+DEFAULT_MAX_STREAMS_PER_GAME = 60  # seatless ones (a table screen without the host's cookie)
+DEFAULT_MAX_SEATLESS_PER_ADDRESS = 8
+DEFAULT_MAX_STREAMS_PER_SEAT = 8
 EVICTED_RETRY_MS = 15000
 EVICTION_INTERVAL = 0.1  # a game at its cap takes in a new stream at most this often
 
@@ -32,49 +43,74 @@ def _event(code: str, version: int) -> str:
 
 
 class _Stream:
-    """One open live stream: the bell it sleeps on, and whether it was told to close."""
+    """One open live stream: the bell it sleeps on, whether it was told to close, and whose it
+    is (``group``: a seat, the host, or an address for a stream without a seat)."""
 
-    __slots__ = ("bell", "closed")
+    __slots__ = ("bell", "closed", "group", "seated")
 
-    def __init__(self) -> None:
+    def __init__(self, group: tuple = ("seatless", None), seated: bool = False) -> None:
         self.bell = threading.Event()
         self.closed = False
+        self.group = group
+        self.seated = seated
 
 
 class StreamRegistry:
-    """The open live streams of each game, oldest first, for the per-game cap."""
+    """The open live streams of each game, oldest first, for the caps."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._games: dict[str, dict[_Stream, None]] = {}  # a dict keeps the opening order
         self._checked: dict[str, tuple[float, int]] = {}  # code -> (when, version) from the database
-        self._next_slot: dict[str, float] = {}  # code -> when a game at its cap takes the next one
+        self._next_slot: dict[str, float] = {}  # code -> when a full pool takes the next one
 
-    def admission_delay(self, code: str, cap: int) -> float:
-        """Seconds a new stream waits before it may close the oldest one of a full game.
+    def _full(self, streams, group: tuple, seated: bool, group_cap: int, pool_cap: int) -> bool:
+        if sum(1 for s in streams if s.group == group) >= max(group_cap, 1):
+            return True
+        return not seated and sum(1 for s in streams if not s.seated) >= max(pool_cap, 1)
 
-        Newcomers to a game at its cap are let in one per ``EVICTION_INTERVAL``: a client that
+    def admission_delay(self, code: str, cap: int, group: tuple = ("seatless", None),
+                        seated: bool = False, group_cap: int | None = None) -> float:
+        """Seconds a new stream without a seat waits before it may close an older one.
+
+        Newcomers to a full pool are let in one per ``EVICTION_INTERVAL``: a client that
         reopens every closed stream at once (ignoring the retry hint) then waits, parked,
-        instead of making the server open and close streams in a tight loop."""
+        instead of making the server open and close streams in a tight loop. A seated
+        phone never waits."""
+        if seated:
+            return 0.0
         with self._lock:
-            if len(self._games.get(code, ())) < max(cap, 1):
+            if not self._full(self._games.get(code, ()), group, seated,
+                              cap if group_cap is None else group_cap, cap):
                 return 0.0
             now = time.monotonic()
             slot = max(now, self._next_slot.get(code, 0.0))
             self._next_slot[code] = slot + EVICTION_INTERVAL
             return slot - now
 
-    def open(self, code: str, cap: int) -> _Stream:
-        stream = _Stream()
+    def open(self, code: str, cap: int, group: tuple = ("seatless", None), seated: bool = False,
+             group_cap: int | None = None) -> _Stream:
+        """A new stream; past its group's cap (or, seatless, the game's pool) the oldest of
+        that group (or pool) is closed. A seated stream never closes another seat's."""
+        stream = _Stream(group, seated)
+        group_cap = cap if group_cap is None else group_cap
         with self._lock:
             streams = self._games.setdefault(code, {})
-            while streams and len(streams) >= max(cap, 1):
-                oldest = next(iter(streams))
-                del streams[oldest]
-                oldest.closed = True
-                oldest.bell.set()  # wakes it out of the doorbell's wait; it then ends
+            mine = [s for s in streams if s.group == group]
+            while len(mine) >= max(group_cap, 1):
+                self._evict(streams, mine.pop(0))
+            if not seated:
+                pool = [s for s in streams if not s.seated]
+                while len(pool) >= max(cap, 1):
+                    self._evict(streams, pool.pop(0))
             streams[stream] = None
         return stream
+
+    @staticmethod
+    def _evict(streams: dict, oldest: _Stream) -> None:
+        del streams[oldest]
+        oldest.closed = True
+        oldest.bell.set()  # wakes it out of the doorbell's wait; it then ends
 
     def close(self, code: str, stream: _Stream) -> None:
         with self._lock:
@@ -105,6 +141,23 @@ def streams(app: Flask) -> StreamRegistry:
     return registry
 
 
+def _whose(code: str) -> tuple:
+    """Whose stream this is: ("host",), ("seat", player id), or ("seatless", address). A
+    token is checked, not just read: a made-up one is a stream without a seat."""
+    tokens = [t for t in (bearer_token(), request.cookies.get(f"host_{code}"),
+                          request.cookies.get(f"seat_{code}")) if t]
+    if tokens:
+        the_store = store()
+        game = the_store.read(code)
+        for token in tokens:
+            actor = the_store.actor(game, token)
+            if actor.host:
+                return ("host",)
+            if actor.player is not None:
+                return ("seat", actor.player)
+    return ("seatless", request.remote_addr)
+
+
 def event_stream(code: str) -> Response:
     the_store = store()
     registry = streams(current_app)
@@ -114,15 +167,19 @@ def event_stream(code: str) -> Response:
     seconds = config["LIVE_STREAM_SECONDS"] * random.uniform(0.9, 1.0)
     heartbeat = config["LIVE_HEARTBEAT_SECONDS"]
     cap = int(config.get("LIVE_MAX_STREAMS_PER_GAME", DEFAULT_MAX_STREAMS_PER_GAME))
+    group = _whose(code)
+    seated = group[0] != "seatless"
+    group_cap = int(config.get("LIVE_MAX_STREAMS_PER_SEAT", DEFAULT_MAX_STREAMS_PER_SEAT) if seated
+                    else config.get("LIVE_MAX_SEATLESS_PER_ADDRESS", DEFAULT_MAX_SEATLESS_PER_ADDRESS))
     since = request.args.get("since", type=int)
     if since is None:
         since = request.headers.get("Last-Event-ID", type=int)
 
     def generate():
-        delay = registry.admission_delay(code, cap)
+        delay = registry.admission_delay(code, cap, group, seated, group_cap)
         if delay > 0:
             time.sleep(delay)  # a parked greenlet under gevent
-        stream = registry.open(code, cap)
+        stream = registry.open(code, cap, group, seated, group_cap)
         try:
             seen = the_store.version(code)
             # Retry quickly after a drop; the browser reconnects by itself.
@@ -157,8 +214,9 @@ def event_stream(code: str) -> Response:
                 seen = version
                 quiet_until = now + heartbeat
             if stream.closed:
-                # Closed for a newer stream of this game: a browser waits this long before it
-                # comes back, so a client holding streams by the hundred cannot spin the server.
+                # Closed for a newer stream of its pool (or its seat): a browser waits this long
+                # before it comes back, so a client holding streams by the hundred cannot spin
+                # the server.
                 yield f": too many live streams for this game\nretry: {EVICTED_RETRY_MS}\n\n"
         finally:
             registry.close(code, stream)
