@@ -82,3 +82,53 @@ def test_the_rules_page_shows_the_card_above_the_rulings(client):
     assert 'href="/cards/classic/plutonium-dragon"' in page
     fragment = client.get("/rules?q=gazebo", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert 'data-card="classic/gazebo"' in fragment
+
+
+# ---------------------------------------------------------------- the arbiter knows the moment
+
+def _ask(client, table, who, q):
+    return client.get(f"/api/rules?game={table.code}&q={q}",
+                      headers={"Authorization": f"Bearer {table.tokens[who]}"}).get_json()
+
+
+def test_can_i_sell_now_is_answered_for_this_seat_at_this_moment(client):
+    from .conftest import Table
+
+    table = Table(client, "classic")
+    table.join("Ann")
+    table.join("Bob")
+    turn = table.state()["turn"]
+    me, other = ("Ann", "Bob") if turn == table.ids["Ann"] else ("Bob", "Ann")
+    body = _ask(client, table, me, "can i sell now")
+    assert body["moment"]["verdict"]["allowed"] is True
+    assert body["moment"]["action"] == {"type": "sell", "player": table.ids[me], "hand_gold": 1000}
+    body = _ask(client, table, other, "can i sell now")
+    assert body["moment"]["verdict"]["allowed"] is False
+    assert body["moment"]["verdict"]["rule"] == "sell-own-turn"
+    assert body["rulings"][0]["id"] == "sell-own-turn"  # the general ruling under the verdict
+    # in a fight, the same question gets the fight's answer
+    table.act(me, {"type": "fight", "player": table.ids[me],
+                   "monster": {"kind": "monster", "name": "Rat", "level": 1}})
+    body = _ask(client, table, me, "can i sell stuff now")
+    assert body["moment"]["verdict"]["rule"] == "sell-not-in-combat"
+    assert body["rulings"][0]["id"] == "sell-not-in-combat"
+    # nothing to judge: no seat, no table, or a question that asks to do nothing
+    assert client.get(f"/api/rules?game={table.code}&q=can+i+sell+now").get_json()["moment"] is None
+    assert client.get("/api/rules?q=can+i+sell+now").get_json()["moment"] is None
+    assert _ask(client, table, me, "what is charity")["moment"] is None
+
+
+def test_the_rules_page_shows_the_verdict_above_the_rulings_for_the_seat_cookie(client):
+    from .conftest import Table
+
+    table = Table(client, "classic")
+    table.join("Ann")
+    table.join("Bob")
+    turn = table.state()["turn"]
+    other = "Bob" if turn == table.ids["Ann"] else "Ann"
+    client.set_cookie(f"seat_{table.code}", table.tokens[other])
+    page = client.get(f"/rules?game={table.code}&q=can+i+sell+now").get_data(as_text=True)
+    assert 'id="moment" data-allowed="false" data-rule="sell-own-turn"' in page
+    first_hit = page.index('class="ruling-hit"')
+    assert page.index('id="moment"') < first_hit
+    assert page[first_hit:].startswith('class="ruling-hit" data-rule="sell-own-turn"')

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urlencode, urlsplit
 
 from flask import Blueprint, abort, jsonify, render_template, request, url_for
@@ -24,10 +25,12 @@ from flask_babel import get_locale
 from companion import rulebase
 from companion.catalog import load_catalog, localized_card
 from companion.catalog.mentions import cards_named
+from companion.engine import Actor
 from companion.engine.editions import EDITIONS
 from companion.store import NotFound
 
-from .common import CODE_RE, normal_code, store
+from . import words
+from .common import CODE_RE, bearer_token, normal_code, store
 from .limits import count_unknown_code, may_guess
 from .security import same_site_referrer
 
@@ -136,6 +139,46 @@ def _context() -> dict:
             "rules_url": rules_url, "back_to_game": back}
 
 
+#: A question that asks to do something, by its canonical words (``rulebase.search.tokens``),
+#: and the action ``/check`` judges for the asking seat: the plain samples ``allowed`` tries
+#: (a sale of 1,000 gold from the hand is one level).
+_MOMENT_ACTIONS: tuple[tuple[str, Any], ...] = (
+    ("sell", lambda me: {"type": "sell", "player": me, "hand_gold": 1000}),
+    ("help", lambda me: {"type": "help", "player": me}),
+    ("flee", lambda me: {"type": "run_away", "player": me}),
+)
+
+
+def _seat(table: dict) -> int | None:
+    """The asking phone's seat at the table: its bearer token (the API), else its seat
+    cookie (the pages); None for a phone not seated there (or the host's)."""
+    from .pages import _actor  # the pages' one reading of the seat cookie
+
+    actor = store().actor_for(table["code"], bearer_token()) if bearer_token() else None
+    if actor is not None and actor.seated and actor.player is not None:
+        return actor.player
+    return _actor(table["code"])[1]
+
+
+def _moment(q: str, table: dict | None) -> dict | None:
+    """At a table, a question about doing something ("can i sell now") answered for this
+    moment: the engine's verdict (``/check``) on the matching action for the asking seat,
+    with the ruling it cites. None when there is no table, no seat or no such action."""
+    if not table or not q.strip():
+        return None
+    from companion.rulebase.search import tokens
+
+    asked = set(tokens(q))
+    make = next((mk for word, mk in _MOMENT_ACTIONS if word in asked), None)
+    me = _seat(table) if make else None
+    if me is None:
+        return None
+    action = make(me)
+    state = store().load(table["code"])
+    verdict = words.verdict(state, action, Actor(player=me))
+    return {"action": action, "verdict": verdict}
+
+
 @lru_cache(maxsize=2)
 def _catalog_cards(catalog) -> tuple[dict, ...]:
     # the catalog is loaded once; its ``cards`` is a deep copy each time, made once here
@@ -163,11 +206,23 @@ def api_search():
     lang = _lang()
     found = (rulebase.search(q, edition=edition, limit=10, official_updates=official)
              if q.strip() else rulebase.all_rulings())
+    moment = _moment(q, ctx["table"])
+    found = _verdict_ruling_first(found, moment)
     rulings = [_shown(r, edition, official, lang) for r in found]
-    # "cards": the cards the question names, with their catalog facts, beside the rulings
+    # "cards": the cards the question names, with their catalog facts, beside the rulings;
+    # "moment": at a table, the verdict for the asking seat now (null when none applies)
     return jsonify({"rulings": rulings, "edition": edition, "official_updates": official,
                     "game": ctx["table"]["code"] if ctx["table"] else None,
-                    "cards": _named_cards(q, edition, lang)})
+                    "cards": _named_cards(q, edition, lang), "moment": moment})
+
+
+def _verdict_ruling_first(found: list[dict], moment: dict | None) -> list[dict]:
+    """The ruling a refusal cites goes first, under the verdict: the general rule for it."""
+    rule = (moment or {}).get("verdict", {}).get("rule")
+    if not rule:
+        return found
+    cited = rulebase.get_ruling(rule)
+    return [cited] + [r for r in found if r["id"] != rule] if cited else found
 
 
 @bp.get("/api/rules/<rule_id>")
@@ -185,8 +240,10 @@ def ask():
     ctx = _context()
     edition, official = ctx["edition"], ctx["official"]
     topic = request.args.get("topic")
+    moment = _moment(q, ctx["table"])
     if q.strip():
-        results = rulebase.search(q, edition=edition, limit=8, official_updates=official)
+        results = _verdict_ruling_first(
+            rulebase.search(q, edition=edition, limit=8, official_updates=official), moment)
     elif topic in rulebase.topics():
         results = rulebase.rulings_for_topic(topic)
     else:
@@ -195,7 +252,7 @@ def ask():
     results = [_shown(r, edition, official, lang) for r in results]
     cards = _named_cards(q, edition, lang)
     template = "rules/_results.html" if request.headers.get("HX-Request") == "true" else "rules/ask.html"
-    response = render_template(template, q=q, topic=topic, results=results, cards=cards,
+    response = render_template(template, q=q, topic=topic, results=results, cards=cards, moment=moment,
                                topics=rulebase.topics(), topic_labels=_topic_labels(),
                                editions=EDITIONS.values(), **ctx)
     return response, 200, {"Vary": "HX-Request"}
