@@ -50,10 +50,12 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
-from .frozen import SharedWrite, cow_root, frozen_value, thaw
+from .frozen import SharedWrite, frozen_value, thaw
+from .readset import Changes, ReadSet, tracked_root
 from .vocab import LEVEL_SOURCES, SEXES, SIDES, VARIANTS
 
 # Plain cards a check uses where the player brings the card (kind -> inline card facts).
@@ -106,14 +108,27 @@ class Options:
     ``dict(allowed)``); ``lists("allowed", type, **params)`` checks only the candidates with
     those params. A page asks about a few dozen moves of the hundreds a seat has."""
 
-    def __init__(self, state: dict, actor: Any, *, card: Any = None):
+    def __init__(self, state: dict, actor: Any, *, card: Any = None,
+                 previous: "Options | None" = None, changes: Changes | None = None):
         from companion import engine  # the package imports this module
 
+        self.state = state
         self._reducers = engine.REDUCERS
         self._check = _Checker(state, actor)
         self._table = _Table(state, actor, card)
         self._candidates: dict[str, list[tuple[dict, dict]]] = {}  # type -> [(listed, action)]
         self._verdicts: dict[tuple[str, int], str | None] = {}  # (type, index) -> rule, "", None
+        self._index: dict[tuple[str, tuple], dict[tuple, list[int]]] = {}  # see _matching
+        # Each verdict with what its check read (``readset.py``), by the action it checked:
+        # the next version's Options takes over those whose reads the changes left alone.
+        self._records: dict[tuple, tuple[str | None, ReadSet]] = {}
+        self._inherited: dict[tuple, tuple[str | None, ReadSet]] = {}
+        self._changes = changes
+        if previous is not None and changes is not None and card is None:
+            # Handed over, not shared: only the newest Options of a seat holds records (the
+            # older ones keep their verdicts), so memory does not grow with the versions.
+            self._inherited, previous._records, previous._inherited = previous._records, {}, {}
+        self.checked = self.carried = 0  # how many verdicts were checked, how many taken over
         self.allowed = _Listed(self, accepted=True)
         self.refused = _Listed(self, accepted=False)
 
@@ -133,17 +148,50 @@ class Options:
 
     def _verdict(self, kind: str, index: int, action: dict) -> str | None:
         key = (kind, index)
-        if key not in self._verdicts:
-            self._verdicts[key] = self._check(action)
-        return self._verdicts[key]
+        if key in self._verdicts:
+            return self._verdicts[key]
+        identity = _identity(action)
+        record = self._inherited.get(identity)
+        if record is not None and record[1].holds(self._changes):
+            self.carried += 1
+        else:
+            self.checked += 1
+            record = self._check(action), self._check.reads
+        if record[1] is not None:  # None: checked the plain way, nothing recorded
+            self._records[identity] = record
+        self._verdicts[key] = record[0]
+        return record[0]
+
+    def _matching(self, kind: str, params: dict) -> Iterable[int]:
+        """The indexes of the candidates of ``kind`` whose listed params include ``params``
+        (found through an index per set of param names: a page asks dozens of times)."""
+        found = self._of(kind)
+        if not params:
+            return range(len(found))
+        names, wanted = tuple(params), tuple(params.values())
+        try:
+            hash(wanted)
+        except TypeError:  # a list among the params: looked for one by one
+            return [i for i, (listed, _) in enumerate(found)
+                    if all(listed.get(k) == v for k, v in params.items())]
+        index = self._index.get((kind, names))
+        if index is None:
+            index = self._index[(kind, names)] = {}
+            for i, (listed, _) in enumerate(found):
+                values = tuple(listed.get(k) for k in names)
+                try:
+                    index.setdefault(values, []).append(i)
+                except TypeError:  # a list: never equal to the hashable values asked for
+                    pass
+        return index.get(wanted, ())
 
     def entries(self, kind: str, *, accepted: bool, **params: Any) -> list[dict]:
         """The listed entries of ``kind`` with these params, accepted ones or those a rule
         refuses (with ``rule``)."""
         out = []
-        for index, (listed, action) in enumerate(self._of(kind)):
-            if any(listed.get(k) != v for k, v in params.items()):
-                continue
+        found = self._of(kind)
+        for index in self._matching(kind, params):
+            listed, action = found[index]
             rule = self._verdict(kind, index, action)
             if accepted and rule is None:
                 out.append(listed)
@@ -153,10 +201,9 @@ class Options:
 
     def lists(self, kind: str, /, *, accepted: bool = True, **params: Any) -> bool:
         """Whether an entry of ``kind`` with these params is accepted (or refused by a rule)."""
-        for index, (listed, action) in enumerate(self._of(kind)):
-            if any(listed.get(k) != v for k, v in params.items()):
-                continue
-            rule = self._verdict(kind, index, action)
+        found = self._of(kind)
+        for index in self._matching(kind, params):
+            rule = self._verdict(kind, index, found[index][1])
             if (rule is None) if accepted else bool(rule):
                 return True
         return False
@@ -205,20 +252,26 @@ def action_types() -> set[str]:
 
 class _Checker:
     """Runs ``engine.apply`` on the frozen state's copy-on-write view; answers None (accepted),
-    a rule id (the rules refuse it) or "" (refused otherwise: not this seat, makes no sense)."""
+    a rule id (the rules refuse it) or "" (refused otherwise: not this seat, makes no sense).
+    After each check, ``reads`` is what it read of the state (None when it was done the plain
+    way). One check at a time: pages of one seat share their Options across threads."""
 
     fallbacks = 0  # checks redone the plain way (a reducer wrote where the view had not copied)
 
     def __init__(self, state: dict, actor: Any):
         self.state, self.actor = state, actor
-        self.root = cow_root(state) if FAST else None
+        self.root = tracked_root(state) if FAST else None
+        self.reads: ReadSet | None = None
         self.rng = random.Random(0)
         self.cards: dict[str, dict] = {}
+        self.lock = threading.Lock()
 
     def resolve(self, spec: Any, house_cards: list) -> dict:
         """The catalog's resolver, remembered for this state (the same spec, the same card)."""
         from companion.catalog import resolve_card
 
+        if self.reads is not None:  # a card remembered from an earlier check read them too
+            self.reads.whole(("house_cards",))
         key = spec if isinstance(spec, str) else json.dumps(spec, sort_keys=True, default=str)
         if key not in self.cards:
             try:
@@ -231,21 +284,45 @@ class _Checker:
         return thaw(found)
 
     def __call__(self, action: dict) -> str | None:
+        with self.lock:
+            return self._check(action)
+
+    def _check(self, action: dict) -> str | None:
         from companion import engine  # the package imports this module
 
+        self.reads = None
         try:
             self.rng.seed(0)  # the same verdict whatever order the candidates are asked in
             try:
+                if FAST:
+                    self.reads = self.root.reads = ReadSet()
                 engine.apply(self.root if FAST else self.state, action, self.actor,
                              resolve=self.resolve, rng=self.rng)
             except SharedWrite:
                 _Checker.fallbacks += 1
+                self.reads = None
                 engine.apply(self.state, action, self.actor, resolve=self.resolve, rng=self.rng)
         except engine.RuleViolation as violation:
             return violation.rule
         except engine.EngineError:
             return ""
         return None
+
+
+def _identity(value: Any) -> Any:
+    """A hashable stand-in for an action (dicts and lists as tuples), to find its verdict."""
+    if type(value) is dict:
+        flat = tuple(value.items())
+        try:  # most actions hold only numbers and words
+            hash(flat)
+            return flat
+        except TypeError:
+            pass
+    if isinstance(value, dict):
+        return tuple((k, _identity(v)) for k, v in value.items())
+    if isinstance(value, list):
+        return (list, *(_identity(v) for v in value))
+    return value
 
 
 # --- the candidates, per action type ---------------------------------------------------------
@@ -400,6 +477,10 @@ def _import_house_cards(t: _Table) -> list[Candidate]:
     return [({"needs": ["cards"]}, {"cards": [SAMPLE_HOUSE_CARD]})]
 
 
+def _remove_house_card(t: _Table) -> list[Candidate]:
+    return [({"card": card["id"]}, {}) for card in t.state.get("house_cards") or ()]
+
+
 _BUILDERS: dict[str, Callable[[_Table], list[Candidate]]] = {
     # the table
     "level": _level,
@@ -441,4 +522,5 @@ _BUILDERS: dict[str, Callable[[_Table], list[Candidate]]] = {
     # house cards
     "add_house_card": _add_house_card,
     "import_house_cards": _import_house_cards,
+    "remove_house_card": _remove_house_card,
 }

@@ -101,8 +101,8 @@ def cow_root(state: dict) -> _FrozenState:
 def copy_state(state: dict) -> dict:
     """The copy ``engine.apply`` changes: a copy-on-write view of a ``cow_root``, else a plain
     deep copy (of plain, frozen or copy-on-write data), much faster than ``copy.deepcopy``."""
-    if type(state) is _FrozenState:
-        return _lazy_dict(state)
+    if isinstance(state, _FrozenState):  # a view, plain or one that records what it reads
+        return state.__deepcopy__({})
     # Cards are values no reducer changes in place (as the view assumes): a game's hundreds
     # of house cards are shared, not copied, and only their list is new.
     return {k: list(v) if k == "house_cards" and isinstance(v, list) else _thaw(v)

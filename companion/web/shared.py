@@ -13,6 +13,7 @@ from flask import current_app
 
 from companion.engine.allowed import Options
 from companion.engine.frozen import is_frozen
+from companion.engine.readset import Changes
 from companion.store import Lru
 
 KEPT = 2048  # entries per process: a table at a version holds one per language and seat
@@ -36,7 +37,25 @@ def per_version(state: dict, what: tuple, make: Callable[[], Any]) -> Any:
 
 def options(state: dict, actor: Any, *, card: Any = None) -> Options:
     """What ``actor`` may do in this state (``engine.allowed.Options``), worked out as far as
-    it is asked, and remembered for the next page of the same seat at the same version."""
-    if card is not None:
+    it is asked, and remembered for the next page of the same seat at the same version.
+
+    A seat's Options takes over from the last one worked out for it in this game the
+    verdicts whose checks read nothing that changed since (``engine/readset.py``): a tap
+    changes a few fields, and most of what every other phone may do stays as it was."""
+    if card is not None or not is_frozen(state):
         return Options(state, actor, card=card)
-    return per_version(state, ("options", actor), lambda: Options(state, actor))
+
+    def work_out() -> Options:
+        cache = _cache()
+        last_key = ("last-options", state["code"], actor)
+        last = cache.get(last_key)
+        changes = None
+        if last is not None and last.state is not state:
+            changes = per_version(state, ("changes", last.state["version"]),
+                                  lambda: Changes(last.state, state))
+        found = Options(state, actor, previous=last if changes is not None else None, changes=changes)
+        if last is None or last.state["version"] <= state["version"]:
+            cache.put(last_key, found)
+        return found
+
+    return per_version(state, ("options", actor), work_out)
