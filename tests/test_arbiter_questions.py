@@ -300,6 +300,17 @@ ROUND_THREE = [
     ("is the fighting trees one monster or more", "monster-plural-single", "oz"),
     ("card says food what counts", "card-food", "spell-skool"),
     ("does food mean real food", "card-food", None),
+    # the monsters whose card rules the fight now applies, and a card's type
+    ("can anyone help me vs gazebo", "monster-no-help", "classic"),
+    ("insurance salesman does my level count", "monster-level-ignored", "classic"),
+    ("tongue demon do i lose an item", "monster-discard-item-first", "classic"),
+    ("how to escape pit bull", "monster-drop-to-escape", "classic"),
+    ("chicken killed with fire extra level?", "monster-extra-levels", "classic"),
+    ("pukachu bonus level", "monster-extra-levels", "classic"),
+    ("can i run from the floating nose", "monster-no-escape", "classic"),
+    ("do i have to fight the stone golem", "monster-walk-past", "classic"),
+    ("is the plutonium dragon undead", "monster-type-on-card", "classic"),
+    ("which monsters count as undead", "monster-type-on-card", "spell-skool"),
     # ranking: these came fourth or lower before
     ("forced to help someone win can i bail", "forced-helper-may-leave", "classic"),
     ("can i be a warrior and a wizard", "class-limit", "tails"),
@@ -319,6 +330,8 @@ ROUND_THREE_RU = [
     ("воскрешение клирика чистка нычек", "cleric-resurrection-face-up"),
     ("полукровка с одной расой минусы в классике", "half-breed-single-race-classic"),
     ("что значит еда на карте", "card-food"),
+    ("можно смыться от летающего носа", "monster-no-escape"),
+    ("этот монстр андед?", "monster-type-on-card"),
 ]
 
 
