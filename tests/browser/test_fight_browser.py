@@ -112,33 +112,34 @@ def test_a_lost_fight_goes_to_running_away_and_the_real_die_decides(server, phon
     mel_phone.get_by_role("button", name="Enhance").click()
     same_numbers(mel_phone, [chuck_phone], 7, 11)
 
-    # Mel adds a wandering Floating Nose (level 10, Bad Stuff: lose 3 levels).
-    mel_phone.goto(f"{server.url}/cards/classic/floating-nose?game={table.code}")
+    # Mel adds a wandering Gazebo (level 8, Bad Stuff: lose 3 levels). (Not the Floating
+    # Nose: nobody runs away from it.)
+    mel_phone.goto(f"{server.url}/cards/classic/gazebo?game={table.code}")
     mel_phone.get_by_role("button", name="Add this monster to the fight").click()
     mel_phone.wait_for_url(f"**/games/{table.code}")
-    same_numbers(mel_phone, [chuck_phone], 7, 21)
+    same_numbers(mel_phone, [chuck_phone], 7, 19)
     shot(chuck_phone, "fight-05-losing")
 
     chuck_phone.get_by_role("button", name="Give up: run away").click()
     goose = chuck_phone.locator('#escapes li:has-text("Angry Goose")')
-    nose = chuck_phone.locator('#escapes li:has-text("Floating Nose")')
+    gazebo = chuck_phone.locator('#escapes li:has-text("Gazebo")')
     expect(goose).to_contain_text("needs 5+ (33%)")
-    expect(nose).to_contain_text("needs 5+ (33%)")
+    expect(gazebo).to_contain_text("needs 5+ (33%)")
     # Mel is not running: her phone shows the rolls but no dice.
-    expect(mel_phone.locator("#escapes")).to_contain_text("Chuck from Floating Nose", timeout=LIVE_MS)
+    expect(mel_phone.locator("#escapes")).to_contain_text("Chuck from Gazebo", timeout=LIVE_MS)
     expect(mel_phone.get_by_role("button", name="I rolled this")).to_have_count(0)
     shot(chuck_phone, "fight-06-running-away")
 
     goose.get_by_label("Real die result").select_option("6")
     goose.get_by_role("button", name="I rolled this").click()
     expect(goose).to_contain_text("rolled 6: escaped")
-    nose.get_by_label("Real die result").select_option("2")
-    nose.get_by_role("button", name="I rolled this").click()
-    expect(chuck_phone.locator("#fight-result")).to_contain_text("The fight is over: Chuck was caught by Floating Nose")
+    gazebo.get_by_label("Real die result").select_option("2")
+    gazebo.get_by_role("button", name="I rolled this").click()
+    expect(chuck_phone.locator("#fight-result")).to_contain_text("The fight is over: Chuck was caught by Gazebo")
     expect(chuck_phone.locator("#my-level")).to_have_text("1")  # 4, less 3
     log = mel_phone.locator(".log")
     expect(log).to_contain_text("Chuck rolls 6 against Angry Goose (needs 5): escapes", timeout=LIVE_MS)
-    expect(log).to_contain_text("Chuck rolls 2 against Floating Nose (needs 5): caught! Bad Stuff: level 4 to 1")
+    expect(log).to_contain_text("Chuck rolls 2 against Gazebo (needs 5): caught! Bad Stuff: level 4 to 1")
     expect(mel_phone.locator('.player-row:has-text("Chuck") .level')).to_have_text("1")
     shot(mel_phone, "fight-07-caught")
 
