@@ -17,7 +17,7 @@ from companion.engine import Actor, EngineError, Forbidden
 from companion.engine.editions import EDITIONS
 from companion.engine.words import N_
 
-from . import shared
+from . import sections, shared
 from .common import action_from_form, join_url, normal_code, qr_svg, store
 from .words import error_message
 
@@ -181,9 +181,11 @@ def _view_context(code: str, focus: int | None = None) -> dict:
     if focus not in sheets:
         focus = me if me in players else (sheets[0] if sheets else None)
     allowed = _allowed_context(stored, actor)
-    return {"state": state, "actor": actor, "me": me, "focus": focus, "sheets": sheets,
-            "player": players.get(focus), "players": players, **_edition_cards(state["edition"]),
-            **allowed, **_addressed_to(state, focus)}
+    context = {"state": state, "actor": actor, "me": me, "focus": focus, "sheets": sheets,
+               "player": players.get(focus), "players": players, **_edition_cards(state["edition"]),
+               **allowed, **_addressed_to(state, focus)}
+    context["sheet"] = lambda: sections.sheet(context)  # kept while it comes out the same
+    return context
 
 
 # The log events after which it is someone else's turn (the "your turn" call is new then).
@@ -221,8 +223,10 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
 
 
 @functools.lru_cache(maxsize=None)  # the catalog is fixed while the server runs: once per edition
+@functools.lru_cache(maxsize=None)
 def _edition_cards(edition: str) -> dict:
-    """The race, class, Half-Breed and Super Munchkin cards offered on the sheet."""
+    """The race, class, Half-Breed and Super Munchkin cards offered on the sheet (the same
+    for every page of an edition: templates only read them)."""
     from companion.catalog import load_catalog
 
     catalog = load_catalog()

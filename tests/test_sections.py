@@ -1,0 +1,65 @@
+"""The game page's kept sections (``web/sections.py``) come out exactly as a fresh render
+would, over random games played by several phones; and a section may read only what it was
+given."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from companion import engine
+from companion.engine import Actor
+from companion.web.common import store
+from companion.web.sections import Only, SectionInputError
+
+from .conftest import Table
+from .engine.test_allowed import FIGHT_MOVES, STEP_CARDS, concrete
+
+CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
+
+
+def fragment(client, code: str) -> str:
+    r = client.get(f"/games/{code}/live", headers={"HX-Request": "true"})
+    assert r.status_code == 200
+    return CSRF.sub('name="csrf_token" value="?"', r.get_data(as_text=True))
+
+
+def test_a_section_reading_what_it_was_not_given_is_an_error_not_a_blank():
+    given_only = Only(code="ABC")
+    assert given_only.code == "ABC"
+    with pytest.raises(SectionInputError):
+        given_only.turn
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow,
+                                                                HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 2**32 - 1))
+def test_a_kept_sheet_is_the_sheet_a_fresh_render_gives(app, seed):
+    r = random.Random(seed)
+    client = app.test_client()
+    table = Table(client)
+    phones = {}
+    for name in ("Ann", "Bob", "Cid"):
+        table.join(name, r.choice(["male", "female"]))
+        phones[name] = app.test_client()
+        phones[name].set_cookie(f"seat_{table.code}", table.tokens[name])
+    host = {"Authorization": f"Bearer {table.host_token}"}
+    for step in range(14):
+        for name, phone in phones.items():
+            app.config["COMPANION_KEEP_SECTIONS"] = True
+            kept = fragment(phone, table.code)
+            app.config["COMPANION_KEEP_SECTIONS"] = False
+            assert kept == fragment(phone, table.code), (step, name)
+        app.config["COMPANION_KEEP_SECTIONS"] = True
+        # The host makes a move the engine allows (fights more often than their share).
+        with app.app_context():
+            state = store().load(table.code)
+        allowed = engine.allowed(state, Actor(host=True), card=r.choice(STEP_CARDS)(r)) \
+            if r.random() < 0.4 else engine.allowed(state, Actor(host=True))
+        fighting = [k for k in FIGHT_MOVES if k in allowed]
+        kind = r.choice(fighting) if fighting and r.random() < 0.5 else r.choice(sorted(allowed))
+        action = concrete(kind, r.choice(allowed[kind]), state)
+        client.post(f"/api/games/{table.code}/actions", json=action, headers=host)
