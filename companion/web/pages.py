@@ -43,9 +43,23 @@ def _actor(code: str) -> tuple[Actor, int | None]:
         game = the_store.read(code)  # an unknown game is a 404 before anything else
         seat = the_store.actor(game, request.cookies.get(f"seat_{code}"))
         host = the_store.actor(game, request.cookies.get(f"host_{code}"))
-        g.actor_code = code
+        g.actor_code, g.loaded = code, game
         g.actor = (Actor(host=True), seat.player) if host.host else (seat, seat.player)
     return g.actor
+
+
+def _state(code: str) -> dict:
+    """The game's stored state for this request: the one ``_actor`` read, unless the request
+    changed the game since (``_changed``)."""
+    loaded = g.get("loaded")
+    if loaded is not None and g.get("actor_code") == code:
+        return loaded.state
+    return store().load(code)
+
+
+def _changed() -> None:
+    """This request changed its game: what is shown next is read again."""
+    g.pop("loaded", None)
 
 
 def _is_htmx() -> bool:
@@ -106,7 +120,7 @@ def go_to_game():
 def host(code):
     code = normal_code(code)
     actor, me = _actor(code)
-    state = store().load(code)
+    state = _state(code)
     url = join_url(code)
     variant_names = {"shared_victory": gettext("Shared victory"),
                      "listen_at_the_door": gettext("Listen At The Door"), "faster_play": gettext("Faster play"),
@@ -173,7 +187,7 @@ def add_player(code):
 
 def _view_context(code: str, focus: int | None = None) -> dict:
     actor, me = _actor(code)
-    stored = store().load(code)
+    stored = _state(code)
     state = words.public_state(stored)
     players = {p["id"]: p for p in state["players"]}
     # The sheets this phone may open: the seats the engine lets it act for.
@@ -324,7 +338,8 @@ def act(code):
     actor, _ = _actor(code)
     action = action_from_form(request.form)
     # A refusal becomes a notice in place (htmx) or the error page, in companion/web/errors.py.
-    _state, happened = store().apply_event(code, action, actor)
+    _new, happened = store().apply_event(code, action, actor)
+    _changed()
     if action.get("type") in UNDO_TOAST:
         return _after_change(code, done=words.text(happened), undoable=True)
     return _after_change(code)
@@ -334,7 +349,8 @@ def act(code):
 def undo(code):
     code = normal_code(code)
     actor, _ = _actor(code)
-    _state, happened = store().undo_event(code, actor)
+    _new, happened = store().undo_event(code, actor)
+    _changed()
     return _after_change(code, done=words.text(happened))
 
 
