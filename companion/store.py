@@ -36,7 +36,7 @@ from companion import engine, migrations
 from companion.doorbell import CHANNEL, Doorbell, PostgresListener, VersionPoll
 from companion.engine import Actor, Forbidden, chronicle
 from companion.engine.errors import TooLarge
-from companion.engine.frozen import copy_state, freeze, thaw
+from companion.engine.frozen import copy_state, freeze_like, thaw
 from companion.engine.words import N_, event, event_words, render, said
 
 log = logging.getLogger(__name__)
@@ -289,8 +289,8 @@ class _Latest:
         return found
 
     def put(self, code: str, version: int, state: dict) -> dict:
-        state = freeze(state)
         held = self._games.get(code)
+        state = freeze_like(state, held)  # what did not change is the last version's own
         if held is None or held["version"] <= version:  # never replace a newer one
             self._games[code] = state
             self._games.move_to_end(code)
@@ -570,10 +570,7 @@ class Store:
                 session.commit()
             # What the next readers of this version get, as they would read it back (JSON's
             # own types), without parsing it again for each.
-            parsed = json.loads(new_json)
-            if parsed.get("house_cards") == before.get("house_cards"):  # unchanged: kept frozen
-                parsed["house_cards"] = before["house_cards"]
-            new = self._states.put(game_code, version + 1, parsed)
+            new = self._states.put(game_code, version + 1, json.loads(new_json))
             self.doorbell.ring(game_code, version + 1)
             extra["event"] = happened
             return new, extra

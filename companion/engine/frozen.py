@@ -87,6 +87,66 @@ def freeze(state: dict) -> _FrozenDict:
     return _FrozenDict({k: v if type(v) in _SCALARS else _frozen(v, k)[0] for k, v in state.items()})
 
 
+def freeze_like(state: dict, before: dict | None) -> _FrozenDict:
+    """``freeze(state)``, reusing every part of ``before`` (an earlier frozen state) that is
+    equal to the part at the same place: one version of a game shares with the last the
+    players, cards and log lines that did not change, so what is worked out from a part (a
+    player's sheet, what changed) can be known by the part's identity."""
+    if not isinstance(before, _FrozenDict) or isinstance(state, _FrozenDict):
+        return freeze(state)
+    return _FrozenDict({k: v if type(v) in _SCALARS else _shared(v, k, dict.get(before, k))[0]
+                        for k, v in state.items()})
+
+
+def _shared(value: Any, key: Any, old: Any) -> tuple[Any, int]:
+    """``_frozen(value, key)``, or ``old`` itself where it holds the same."""
+    kind = type(old)
+    if isinstance(value, dict) and key in _VALUE_KEYS or isinstance(value, list) and key in _VALUE_LISTS:
+        # Cards and log lines are values, compared whole (in C); from JSON both ways, so
+        # equal values are the same JSON.
+        if (kind is _Value or kind is _FrozenList) and old == value:
+            return old, 0 if kind is _Value else 1
+        if isinstance(value, list) and kind is _FrozenList:  # the log: old lines kept
+            items = [o if i < len(old) and (o := list.__getitem__(old, i)) == v else _value(v)
+                     for i, v in enumerate(value)]
+            return _FrozenList(items), 1
+        return _frozen(value, key)
+    if isinstance(value, dict) and isinstance(old, _FrozenDict) and kind is not _Value:
+        items, depth, same = {}, 0, dict.keys(old) == value.keys()
+        for k, v in value.items():
+            if type(v) in _SCALARS:
+                o = dict.get(old, k, _MISSING)
+                same = same and type(o) is type(v) and o == v  # JSON-strict: false is not 0
+                items[k], d = v, 0
+            else:
+                o = dict.get(old, k)
+                items[k], d = _shared(v, k, o)
+                same = same and items[k] is o
+            depth = max(depth, d)
+        if same:
+            return old, depth + 1
+        return (_SmallDict(items) if depth < SMALL else _FrozenDict(items)), depth + 1
+    if isinstance(value, list) and isinstance(old, _FrozenList) and kind is not _ValueList:
+        items, depth, same = [], 0, len(old) == len(value)
+        for i, v in enumerate(value):
+            o = list.__getitem__(old, i) if i < len(old) else _MISSING
+            if type(v) in _SCALARS:
+                same = same and type(o) is type(v) and o == v
+                item, d = v, 0
+            else:
+                item, d = _shared(v, None, o)
+                same = same and item is o
+            items.append(item)
+            depth = max(depth, d)
+        if same:
+            return old, depth + 1
+        return (_SmallList(items) if depth < SMALL else _FrozenList(items)), depth + 1
+    return _frozen(value, key)
+
+
+_MISSING = object()
+
+
 def is_frozen(state: Any) -> bool:
     """Whether ``state`` is frozen (``freeze``): nobody can change it."""
     return isinstance(state, _FrozenDict)

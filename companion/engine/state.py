@@ -7,11 +7,14 @@ state on every read, so nothing derived can go stale.
 
 from __future__ import annotations
 
+import threading
 import unicodedata
+from collections import OrderedDict
 from typing import Any
 
 from . import character, combat, editions, help as helping, powers, rulebook, sheet as sheet_rules
 from .errors import BadAction, RuleViolation
+from .frozen import freeze, is_frozen
 from .vocab import SEXES
 from .words import N_, said, said_plural
 
@@ -206,6 +209,30 @@ def combat_view(state: dict, *, helpers: bool = True) -> dict | None:
     return view
 
 
+SHEETS_KEPT = 1024  # frozen player records whose sheets are remembered (least recently used go)
+_sheets: OrderedDict = OrderedDict()  # id(player) -> (player, edition id, sheet)
+_sheets_lock = threading.Lock()
+
+
+def _sheet_of(player: dict, edition: editions.Edition) -> dict:
+    """``character.sheet``, a function of the player alone, remembered for a frozen player
+    record: the store's states share an unchanged player between versions (``freeze_like``),
+    so a tap recomputes only the sheet of the players it changed. Read-only (frozen)."""
+    if not is_frozen(player):
+        return character.sheet(player, edition)
+    with _sheets_lock:
+        found = _sheets.get(id(player))
+        if found is not None and found[0] is player and found[1] == edition.id:
+            _sheets.move_to_end(id(player))
+            return found[2]
+    worked_out = freeze(character.sheet(player, edition))
+    with _sheets_lock:  # the record is kept with its sheet, so its id names no other meanwhile
+        _sheets[id(player)] = (player, edition.id, worked_out)
+        while len(_sheets) > SHEETS_KEPT:
+            _sheets.popitem(last=False)
+    return worked_out
+
+
 def public_state(state: dict) -> dict:
     """The stored state plus everything a phone shows that is derived from it."""
     edition = editions.get(state["edition"])
@@ -215,7 +242,7 @@ def public_state(state: dict) -> dict:
     players = []
     for player in state["players"]:
         view = dict(player)
-        view.update(character.sheet(player, edition))
+        view.update(_sheet_of(player, edition))
         # A Halfling's sale may still mark one item doubled this turn (classic, Items).
         view["double_sale"] = sheet_rules.double_sale_open(state, player, edition)
         view["powers"] = powers.held(player, edition.id)

@@ -1,0 +1,64 @@
+"""``freeze_like``: the next version of a state, frozen, sharing with the last every part that
+holds the same; what it gives is exactly ``freeze`` of the new state (JSON-strict)."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings, strategies as st
+
+from companion.engine.frozen import freeze, freeze_like
+
+SCALARS = st.none() | st.booleans() | st.integers(-3, 3) | st.sampled_from(["a", "b", ""])
+KEYS = st.sampled_from(["players", "cards", "card", "log", "level", "x", "y"])
+JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(KEYS, inner, max_size=4), max_leaves=25)
+STATES = st.dictionaries(KEYS, JSON, max_size=5)
+
+
+def same_json(a, b) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+def shape(value):
+    """The frozen types all the way down (which parts a view copies whole, which lazily)."""
+    if isinstance(value, dict):
+        return type(value).__name__, {k: shape(v) for k, v in dict.items(value)}
+    if isinstance(value, list):
+        return type(value).__name__, [shape(v) for v in list.__iter__(value)]
+    return type(value).__name__
+
+
+@settings(max_examples=300)
+@given(STATES, STATES)
+def test_it_is_the_new_state_frozen_whatever_the_last_one_was(before, after):
+    shared = freeze_like(json.loads(json.dumps(after)), freeze(before))
+    assert same_json(shared, after)
+    assert shape(shared) == shape(freeze(after))
+
+
+@settings(max_examples=200)
+@given(STATES)
+def test_an_unchanged_state_is_the_last_one_part_for_part(state):
+    before = freeze(json.loads(json.dumps(state)))
+    shared = freeze_like(json.loads(json.dumps(state)), before)
+    for key, value in state.items():
+        if isinstance(value, (dict, list)):
+            assert shared[key] is before[key], key
+
+
+def test_a_change_to_one_player_leaves_the_others_shared():
+    before = freeze({"players": [{"id": 1, "level": 2, "cards": [{"iid": 1, "card": {"name": "Club"}}]},
+                                 {"id": 2, "level": 3, "cards": []}], "log": [{"seq": 1, "text": "x"}]})
+    after = {"players": [{"id": 1, "level": 2, "cards": [{"iid": 1, "card": {"name": "Club"}}]},
+                         {"id": 2, "level": 4, "cards": []}], "log": [{"seq": 1, "text": "x"}, {"seq": 2, "text": "y"}]}
+    shared = freeze_like(after, before)
+    assert shared["players"][0] is before["players"][0]
+    assert shared["players"][1] is not before["players"][1] and shared["players"][1]["level"] == 4
+    assert shared["log"][0] is before["log"][0] and len(shared["log"]) == 2
+
+
+def test_false_is_not_zero():
+    before = freeze({"players": [{"id": 1, "dead": False}]})
+    shared = freeze_like({"players": [{"id": 1, "dead": 0}]}, before)
+    assert shared["players"][0]["dead"] is not False and shared["players"][0] is not before["players"][0]
