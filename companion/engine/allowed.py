@@ -199,6 +199,23 @@ class Options:
                 out.append({**listed, "rule": rule})
         return out
 
+    def can(self, kind: str, /, **params: Any) -> bool:
+        """Whether an action of ``kind`` with these params is allowed now."""
+        return self.lists(kind, accepted=True, **params)
+
+    def may_try(self, kind: str, /, **params: Any) -> bool:
+        """Whether one is allowed, or refused by a rule (a control that explains the rule
+        when pressed), in one pass."""
+        found = self._of(kind)
+        return any(self._verdict(kind, index, found[index][1]) != ""
+                   for index in self._matching(kind, params))
+
+    def receivers(self, instance: int) -> set[int]:
+        """Who may be given that card now, or is refused it by a rule."""
+        found = self._of("give")
+        return {found[index][0]["to"] for index in self._matching("give", {"instance": instance})
+                if self._verdict("give", index, found[index][1]) != ""}
+
     def lists(self, kind: str, /, *, accepted: bool = True, **params: Any) -> bool:
         """Whether an entry of ``kind`` with these params is accepted (or refused by a rule)."""
         found = self._of(kind)

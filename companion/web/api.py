@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+from flask import Blueprint, g, jsonify
 
 from companion import engine
 from companion.engine import Actor, Forbidden
@@ -19,6 +19,16 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 def _json_body() -> dict:
     return read_json_object()
+
+
+def request_actor(code: str) -> Actor:
+    """Who this request's bearer token is in the game ``code`` (an empty Actor for none or an
+    unknown token; an unknown game is a 404 first). Worked out once per request and kept on
+    ``g``: the seat's throttle asks before the view does."""
+    if g.get("api_actor_code") != code:
+        g.api_actor = store().actor_for(code, bearer_token())
+        g.api_actor_code = code
+    return g.api_actor
 
 
 ANSWER_LOG = 20  # log entries in a change's answer (the latest, newest last); /history has all
@@ -50,7 +60,7 @@ def create_game():
 def join_game(code):
     data = _json_body()
     code = normal_code(code)
-    actor = store().actor_for(code, bearer_token())
+    actor = request_actor(code)
     phone = data.get("phone", True)
     if phone is False and not actor.host:
         raise Forbidden(N_("Only the host adds a player who has no phone."))
@@ -69,7 +79,7 @@ def get_game(code):
 def post_action(code):
     code = normal_code(code)
     action = _json_body()
-    actor = store().actor_for(code, bearer_token())
+    actor = request_actor(code)
     if not actor.seated:
         raise Forbidden("Send your seat token (Authorization: Bearer ...) to act in this game.")
     state, happened = store().apply_event(code, action, actor)
@@ -81,7 +91,7 @@ def check_action(code):
     """The verdict an action would get, without changing anything (the arbiter)."""
     code = normal_code(code)
     action = _json_body()
-    actor = store().actor_for(code, bearer_token())
+    actor = request_actor(code)
     state = store().load(code)
     if not actor.seated:  # asking is free: judge it as the host would, rules only
         actor = Actor(host=True)
@@ -91,7 +101,7 @@ def check_action(code):
 @bp.post("/games/<code>/undo")
 def undo(code):
     code = normal_code(code)
-    actor = store().actor_for(code, bearer_token())
+    actor = request_actor(code)
     state, happened = store().undo_event(code, actor)
     return jsonify({"state": answer_state(state), "event": with_text(happened)})
 
@@ -124,5 +134,5 @@ def action_schema():
 def allowed_actions(code):
     """What the asker's seat may do now (``engine.allowed``); an unseated asker may do nothing."""
     code = normal_code(code)
-    actor = store().actor_for(code, bearer_token())
+    actor = request_actor(code)
     return jsonify({"allowed": engine.allowed(store().load(code), actor)})

@@ -134,11 +134,13 @@ def _seat_key(code: str) -> str | None:
     """Who sends this change, as the game knows them: the host, a seat, or None (not seated:
     the view refuses it without writing anything). The token is checked, not just read, so
     a made-up token cannot buy a fresh budget."""
-    from .common import bearer_token, normal_code, store
+    from .common import normal_code
 
     code = normal_code(code)
     if request.blueprint == "api":
-        actor = store().actor_for(code, bearer_token())
+        from .api import request_actor  # the view reads the same, kept on g
+
+        actor = request_actor(code)
     else:
         from .pages import _actor  # the seat or host cookie, as the page reads it (kept on g)
 

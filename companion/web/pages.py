@@ -139,17 +139,9 @@ def _allowed_context(state: dict, actor: Actor, **kwargs) -> dict:
     in allowed) and ``may_try(type, **params)`` (allowed, or refused by a rule the page
     explains when pressed), ``receivers(instance)`` (who may be given that card, or is
     refused it by a rule the page explains)."""
-    from companion.engine.allowed import lists
-
     found = shared.options(state, actor, **kwargs)
-    allowed, refused = found.allowed, found.refused
-    return {"allowed": allowed, "refused": refused,
-            "receivers": lambda instance: {entry["to"] for accepted in (True, False)
-                                           for entry in found.entries("give", accepted=accepted,
-                                                                      instance=instance)},
-            "can": functools.partial(lists, allowed),
-            "may_try": lambda action_type, /, **params: (lists(allowed, action_type, **params)
-                                                         or lists(refused, action_type, **params))}
+    return {"allowed": found.allowed, "refused": found.refused, "can": found.can,
+            "may_try": found.may_try, "receivers": found.receivers}
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])
@@ -237,7 +229,6 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
 
 
 @functools.lru_cache(maxsize=None)  # the catalog is fixed while the server runs: once per edition
-@functools.lru_cache(maxsize=None)
 def _edition_cards(edition: str) -> dict:
     """The race, class, Half-Breed and Super Munchkin cards offered on the sheet (the same
     for every page of an edition: templates only read them)."""
