@@ -17,7 +17,20 @@ from pathlib import Path
 
 from flask import Flask
 
-ROOT = Path(__file__).resolve().parent.parent  # the repository: templates/, static/, cards/
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent  # the repository, in a checkout
+# cards/, templates/ and static/ sit at the top of a checkout (read there by an editable
+# install); a built wheel carries them inside the package, in _data/ (see pyproject.toml).
+DATA = HERE / "_data" if (HERE / "_data" / "cards").is_dir() else ROOT
+
+
+def _default_instance() -> Path:
+    """A checkout keeps its instance folder beside the code; an installed copy may sit in a
+    read-only site-packages, so it keeps its data in the user's XDG data folder."""
+    if DATA == ROOT:
+        return ROOT / "instance"
+    base = os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share"
+    return Path(base) / "munchkin-companion"
 
 
 def _secret_key(instance: Path) -> str:
@@ -47,8 +60,8 @@ def _trusted_proxies() -> int:
 
 
 def create_app(config: dict | None = None) -> Flask:
-    app = Flask(__name__, template_folder=str(ROOT / "templates"), static_folder=str(ROOT / "static"),
-                instance_path=os.environ.get("COMPANION_INSTANCE_PATH") or str(ROOT / "instance"))
+    app = Flask(__name__, template_folder=str(DATA / "templates"), static_folder=str(DATA / "static"),
+                instance_path=os.environ.get("COMPANION_INSTANCE_PATH") or str(_default_instance()))
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(

@@ -12,6 +12,9 @@ that socket, and restarts one that dies. Workers share nothing but the database,
 separate ``companion serve`` processes on several machines behind a load balancer: with
 PostgreSQL, a change made through one reaches the live streams of all the others
 (LISTEN/NOTIFY; SQLite polls instead, see ``companion/doorbell.py``).
+
+With ``COMPANION_TRUSTED_PROXIES`` set, ``serve`` refuses an address other machines reach
+unless told ``--allow-remote-proxies``: whoever reaches the port could forge their address.
 """
 
 from __future__ import annotations
@@ -331,6 +334,39 @@ def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
         pass
 
 
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (an address or a name) only listens on this machine's loopback."""
+    import ipaddress
+    import socket
+
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        pass
+    try:
+        found = socket.getaddrinfo(host, None)
+    except OSError:
+        return False
+    return bool(found) and all(ipaddress.ip_address(info[4][0].split("%")[0]).is_loopback
+                               for info in found)
+
+
+def proxy_trust_problem(host: str) -> str | None:
+    """Why serving on ``host`` would let anyone forge their address, or None.
+
+    With COMPANION_TRUSTED_PROXIES set, the app believes the X-Forwarded-* headers of whoever
+    connects; if that port is reachable from beyond the machine, a client can skip the proxy
+    and claim any address (and dodge the per-address limits)."""
+    from . import _trusted_proxies
+
+    proxies = _trusted_proxies()  # raises on a value that is not a number, as create_app would
+    if not proxies or is_loopback(host):
+        return None
+    return (f"COMPANION_TRUSTED_PROXIES={proxies} makes the app believe the X-Forwarded-* "
+            f"headers of whoever connects, and --host {host} accepts connections from other "
+            "machines: anyone reaching this port directly could forge their address.")
+
+
 def _positive(value: str) -> int:
     number = int(value)
     if number < 1:
@@ -357,8 +393,22 @@ def main(argv: list[str] | None = None) -> int:
                      help="processes serving the port (Linux; default 1). Several processes "
                           "scale with PostgreSQL (COMPANION_DATABASE_URL); on SQLite they work "
                           "but see each other's changes by polling")
+    run.add_argument("--allow-remote-proxies", action="store_true",
+                     help="with COMPANION_TRUSTED_PROXIES set, serve on an address other machines "
+                          "reach (the proxies are elsewhere and a firewall keeps everyone else "
+                          "out); without it, that refuses to start")
     args = parser.parse_args(argv)
     if args.command == "serve":
+        problem = proxy_trust_problem(args.host)
+        if problem and not args.allow_remote_proxies:
+            print(f"companion: refusing to start. {problem}\nListen on loopback behind the proxy "
+                  "(--host 127.0.0.1), or, if the proxies are on other machines and a firewall "
+                  "keeps everyone else off this port, add --allow-remote-proxies.",
+                  file=sys.stderr, flush=True)
+            return 2
+        if problem:
+            print(f"companion: WARNING: {problem} (--allow-remote-proxies: only the proxies "
+                  "may reach this port)", file=sys.stderr, flush=True)
         serve(args.host, args.port, header_timeout=args.header_timeout, idle_timeout=args.idle_timeout,
               max_connections=args.max_connections, max_streams_per_game=args.max_streams_per_game,
               access_log=args.access_log, workers=args.workers)

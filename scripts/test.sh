@@ -20,6 +20,19 @@ if [ ! -x /usr/bin/chromium ]; then
   apt_install chromium
 fi
 
+# tests/test_deploy_proxy.py runs the shipped deploy/nginx.conf and deploy/Caddyfile (with a
+# throwaway certificate made by openssl) and scores deploy/companion.service with systemd-analyze.
+if [ ! -x /usr/sbin/nginx ] || [ ! -x /usr/bin/caddy ] || ! command -v openssl >/dev/null; then
+  apt_install nginx caddy openssl
+fi
+if ! command -v systemd-analyze >/dev/null; then
+  apt_install systemd
+fi
+# tests/test_install_wheel.py keeps the throttling counters of an installed copy in Redis.
+if [ ! -x /usr/bin/redis-server ]; then
+  apt_install redis-server
+fi
+
 # PostgreSQL's server programs (Debian keeps them out of PATH, in /usr/lib/postgresql/N/bin).
 pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 if [ -z "$(pg_bin)" ] || [ ! -x "$(pg_bin)/initdb" ]; then

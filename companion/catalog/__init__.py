@@ -29,6 +29,7 @@ from typing import Any, Iterable
 
 from pydantic import TypeAdapter, ValidationError
 
+from companion import DATA
 from companion.catalog import schema
 from companion.catalog import search as _search
 from companion.catalog.schema import SETS, slugify
@@ -39,7 +40,7 @@ __all__ = [
     "resolve_card", "validate_card",
 ]
 
-DEFAULT_DIR = Path(__file__).resolve().parents[2] / "cards"
+DEFAULT_DIR = DATA / "cards"  # the checkout's cards/, or the installed package's copy
 EXPORT_FORMAT = "munchkin-companion-cards"
 _ADAPTER = TypeAdapter(schema.Card)
 _KIND_WORDS = ", ".join(schema.KINDS)
