@@ -147,6 +147,11 @@ def _shared(value: Any, key: Any, old: Any) -> tuple[Any, int]:
 _MISSING = object()
 
 
+def is_frozen_part(value: Any) -> bool:
+    """Whether ``value`` is a frozen dict or list (a part of a frozen state, or a value)."""
+    return isinstance(value, (_FrozenDict, _FrozenList))
+
+
 def is_frozen(state: Any) -> bool:
     """Whether ``state`` is frozen (``freeze``): nobody can change it."""
     return isinstance(state, _FrozenDict)

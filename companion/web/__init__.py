@@ -43,10 +43,12 @@ def init_app(app: Flask) -> None:
     from . import errors, limits
 
     errors.init_app(app)
-    from .words import say, term_word
+    from .words import remember_language, say, set_name, term_word
 
     app.add_template_filter(say, "say")
     app.add_template_global(term_word, "term_word")
+    app.add_template_global(set_name, "set_name")
+    app.after_request(remember_language)  # ?lang= is kept in the lang cookie for the next page
     csrf = CSRFProtect(app)
     Babel(app, locale_selector=select_locale)
     from .words import install_template_words

@@ -81,7 +81,7 @@ def post_action(code):
     action = _json_body()
     actor = request_actor(code)
     if not actor.seated:
-        raise Forbidden("Send your seat token (Authorization: Bearer ...) to act in this game.")
+        raise Forbidden(N_("Send your seat token (Authorization: Bearer ...) to act in this game."))
     state, happened = store().apply_event(code, action, actor)
     return jsonify({"state": answer_state(state), "event": with_text(happened)})
 

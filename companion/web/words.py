@@ -10,6 +10,7 @@ from flask_babel import get_locale, get_translations
 
 from companion import rulebase
 from companion.engine import EngineError, RuleViolation
+from companion.engine.frozen import is_frozen_part
 from companion.engine.words import N_, render
 
 
@@ -93,6 +94,39 @@ def term_word(word: str | None) -> str:
     if table is None:
         table = _TERMS_BY_LANG[lang()] = {k: _translate(v) for k, v in TERM_WORDS.items()}
     return table.get(word, word)
+
+
+def set_name(set_id: str | None) -> str:
+    """A card set as the reader calls it: its edition's name in the reader's language (the set
+    ids are the edition ids), "house cards" for a table's own; an unknown id as it is."""
+    if not set_id:
+        return ""
+    from companion.engine.editions import EDITIONS
+
+    if set_id in EDITIONS:
+        return _translate(EDITIONS[set_id].name)
+    if set_id == "house":
+        return _translate(HOUSE_CARDS)
+    return set_id
+
+
+HOUSE_CARDS = N_("House cards")
+
+
+def remember_language(response):
+    """``?lang=`` chose this page's language: keep it in the ``lang`` cookie, so the next page
+    (a link without ``?lang=``) is in it too. An unknown tag changes nothing; the API (no
+    browser, each call says its language) keeps no cookie."""
+    from flask import request
+
+    from . import language_code
+    from .security import YEAR, cookies_secure
+
+    chosen = language_code(request.args.get("lang"))
+    if chosen and not request.path.startswith("/api/") and request.cookies.get("lang") != chosen:
+        response.set_cookie("lang", chosen, max_age=YEAR, httponly=True, samesite="Lax",
+                            secure=cookies_secure())
+    return response
 
 
 def _translate(msgid: str) -> str:
@@ -185,20 +219,45 @@ def say(value: Any) -> str:
     return text(value)
 
 
-SKIP = frozenset({"house_cards"})  # cards are facts, never saids: no need to walk them
+SKIP = frozenset({"house_cards", "card"})  # cards are facts, never saids: no need to walk them
 
 
 def localize(value: Any) -> Any:
     """A copy of engine output with every said (and every event of a log entry) put into
     words in the asker's language, so a page or an API answer gets plain strings where the
     engine left data. Fields keep their names; a said becomes its text."""
-    if isinstance(value, list):
-        return [localize(v) for v in value]
-    if not isinstance(value, dict):
+    return _localize(value, lang())
+
+
+LOCALIZED_KEPT = 50_000  # frozen parts whose words are remembered, per language
+_localized: dict[tuple[int, str], tuple[Any, Any]] = {}  # (id(part), lang) -> (part, words)
+
+
+def _localize(value: Any, language: str) -> Any:
+    if not isinstance(value, (dict, list)):
         return value
+    if not is_frozen_part(value):
+        return _localize_afresh(value, language)
+    # A frozen part (a log line, a player's cards, a sheet) is the same object from one
+    # version to the next while it is unchanged (store: freeze_like; engine: the sheets), so
+    # its words are worked out once. What is handed out is shared: read it, never change it.
+    key = (id(value), language)
+    found = _localized.get(key)
+    if found is not None and found[0] is value:
+        return found[1]
+    out = _localize_afresh(value, language)
+    if len(_localized) >= LOCALIZED_KEPT:
+        _localized.clear()
+    _localized[key] = (value, out)  # the part is kept with its words: its id names no other
+    return out
+
+
+def _localize_afresh(value: Any, language: str) -> Any:
+    if isinstance(value, list):
+        return [_localize(v, language) for v in value]
     if "said" in value:
         return text(value)
-    out = {k: (v if k in SKIP else localize(v)) for k, v in value.items()}
+    out = {k: (v if k in SKIP else _localize(v, language)) for k, v in value.items()}
     if isinstance(value.get("event"), dict) and "seq" in value:  # a log entry
         out["event"] = value["event"]
         out["text"] = text(value["event"])
