@@ -4,7 +4,7 @@
   // The words this script shows come with the page, in the page's language (base.html).
   var T = {};
   try { T = JSON.parse(document.getElementById("script-words").textContent); } catch (e) { T = {}; }
-  var banner = null, lostAt = 0, hideTimer = null;
+  var banner = null, lostAt = 0, hideTimer = null, restartStream = null;
 
   function show(text, ok) {
     banner = banner || document.getElementById("connection");
@@ -16,26 +16,192 @@
   }
   function hide() { if (banner) banner.hidden = true; }
 
-  // The live stream: the browser and htmx's SSE extension reconnect by themselves; we say
-  // what is going on, and catch up once the stream is back.
-  document.addEventListener("htmx:sseError", function () {
+  // Connection state: the banner while cut off, the dot in the top bar (#link-state),
+  // body[data-connection]. The host page and table screen use htmx's SSE extension.
+  document.addEventListener("htmx:sseError", function () { lost(); });
+  document.addEventListener("htmx:sseOpen", function () { live(); });
+  function setLink(state) {
+    var dot = document.getElementById("link-state");
+    document.body.dataset.connection = state;
+    if (!dot) return;
+    dot.dataset.state = state;
+    dot.textContent = state === "live" ? "●" : "○";  // not by color alone
+    dot.title = T[state === "live" ? "linked" : "cut"];
+    dot.setAttribute("aria-label", dot.title);
+  }
+  function lost() {
     if (!lostAt) lostAt = Date.now();
-    show(T.lost);
-    document.body.dataset.connection = "lost";
-  });
-  document.addEventListener("htmx:sseOpen", function () {
-    document.body.dataset.connection = "live";
+    show(T.lost);  // until the connection is back
+    setLink("lost");
+  }
+  function live() {
+    setLink("live");
     if (lostAt) {
       lostAt = 0;
       show(T.back, true);
       hideTimer = setTimeout(hide, 1500);
-      document.body.dispatchEvent(new CustomEvent("visible-again"));  // catch up on what was missed
+      document.body.dispatchEvent(new CustomEvent("visible-again"));  // catch up at once
+    }
+  }
+  function shownVersion() {
+    var el = document.querySelector("#live .live[data-version]");
+    return el ? el.dataset.version : "";
+  }
+
+  // The game page's live stream (#game[data-live-stream]) is read with fetch, not EventSource,
+  // so that the page hears the server's heartbeat comments: silent for two heartbeats (a wifi
+  // gone without a word), failed, or the phone offline, it is cut off until a new one opens.
+  // A "changed" event rings "live-changed" on the body.
+  function liveStream(game) {
+    var url = game.getAttribute("data-live-stream") + "?since=";
+    var beat = (Number(game.getAttribute("data-heartbeat")) || 15) * 1000;
+    var ctrl = null, heard = 0, retry = 1500, failures = 0, timer = null;
+    function message(block) {
+      var wait = /^retry: ?(\d+)$/m.exec(block), data = /^data: ?(.*)$/m.exec(block);
+      if (wait) retry = Number(wait[1]);
+      if (!data || !/^event: ?changed$/m.test(block)) return;
+      try { data = JSON.parse(data[1]); } catch (e) { return; }
+      document.body.dispatchEvent(new CustomEvent("live-changed", {detail: data}));
+    }
+    function again(wait) {
+      clearTimeout(timer);
+      timer = setTimeout(connect, wait);
+    }
+    function stop() {
+      if (ctrl) ctrl.abort();
+      ctrl = null;
+    }
+    function connect() {
+      stop();
+      clearTimeout(timer);
+      var mine = ctrl = new AbortController(), buffer = "";
+      heard = Date.now();
+      fetch(url + shownVersion(), {headers: {Accept: "text/event-stream"}, cache: "no-store", signal: mine.signal})
+        .then(function (response) {
+          if (!response.ok || !response.body) throw new Error(response.status);
+          failures = 0;
+          live();
+          var reader = response.body.getReader(), decoder = new TextDecoder();
+          function pump() {
+            return reader.read().then(function (chunk) {
+              if (chunk.done || ctrl !== mine) return;
+              heard = Date.now();  // an event or a heartbeat: the line is alive
+              var blocks = (buffer + decoder.decode(chunk.value, {stream: true})).split(/\r?\n\r?\n/);
+              buffer = blocks.pop();
+              blocks.forEach(message);
+              return pump();
+            });
+          }
+          return pump();
+        })
+        .then(function () {  // the server ends a stream now and then
+          if (ctrl === mine) again(retry);
+        }, function () {
+          if (ctrl !== mine) return;  // aborted for a new one
+          ctrl = null;
+          lost();
+          again(Math.min(1500 * ++failures, 5000));
+        });
+    }
+    setInterval(function () {  // the watchdog
+      if (ctrl && Date.now() - heard > 2 * beat + 5000) {
+        lost();
+        connect();
+      }
+    }, 1000);
+    window.addEventListener("offline", function () {
+      stop();
+      lost();
+      again(30000);  // or at "online"
+    });
+    window.addEventListener("online", connect);
+    restartStream = connect;
+    connect();
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    var game = document.querySelector("[data-live-stream]");
+    if (game && window.AbortController && window.TextDecoder) liveStream(game);
+  });
+
+  // Taps made while cut off are never dropped: one made while the page knows it is cut off,
+  // or one that could not reach the server, waits on screen (#pending) as a form of its own
+  // (#pending-row: Send, Drop). When the phone is back it is sent by itself if the game is
+  // still where it was when tapped, else it asks first; a refusal shows as any refusal does.
+  function keep(config) {
+    var list = document.getElementById("pending"), model = document.getElementById("pending-row");
+    var form = config.elt, data = config.formData;
+    if (!list || !model || !form || config.verb !== "post" || form.closest("#pending")) return false;
+    var row = model.content.firstElementChild.cloneNode(true);
+    row.action = config.path;
+    row.setAttribute("hx-post", config.path);
+    row.dataset.version = shownVersion();
+    if (data) data.forEach(function (value, name) {
+      if (typeof value !== "string") return;
+      var input = document.createElement("input");
+      input.type = "hidden";
+      input.name = name;
+      input.value = value;
+      row.appendChild(input);
+    });
+    var b = (config.triggeringEvent && config.triggeringEvent.submitter) || form.querySelector("button");
+    row.querySelector(".pending-label").textContent =
+      b ? (b.getAttribute("aria-label") || b.textContent).replace(/\s+/g, " ").trim() : "";
+    list.appendChild(row);
+    list.hidden = false;
+    if (window.htmx) htmx.process(row);
+    return true;
+  }
+  function why(row, text) { row.querySelector(".pending-why").textContent = row.getAttribute(text); }
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    if (document.body.dataset.connection === "lost" && keep(e.detail.requestConfig || {})) e.preventDefault();
+  });
+  // A request that could not reach the server changed nothing: a tap waits (or says so), and
+  // the game page now knows it is cut off.
+  document.addEventListener("htmx:sendError", function (e) {
+    var config = e.detail.requestConfig || {}, elt = config.elt, row = elt && elt.closest && elt.closest("#pending form");
+    if (row) why(row, "data-waiting");  // a retry that failed again: still waiting
+    else if (config.verb === "post" && !keep(config)) {
+      show(T.unsent);
+      if (!lostAt) hideTimer = setTimeout(hide, 4000);
+    }
+    if (restartStream) {
+      lost();
+      restartStream();  // the stream says when the phone is back
     }
   });
-  // A tap whose request could not reach the server says so (nothing was changed).
-  document.addEventListener("htmx:sendError", function () {
-    show(T.unsent);
-    if (!lostAt) hideTimer = setTimeout(hide, 4000);
+  // Answered (done, or refused with its reason in #notice): it waits no more.
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var row = e.detail.elt;
+    if (!row || !row.matches || !row.matches("#pending form") || !e.detail.xhr.status) return;
+    row.remove();
+    sendWaiting();
+  });
+  function sendWaiting() {
+    var list = document.getElementById("pending");
+    if (!list) return;
+    list.hidden = !list.querySelector("form");
+    var next = document.body.dataset.connection !== "lost" && list.querySelector("form[data-auto]");
+    if (next) {
+      next.removeAttribute("data-auto");
+      next.requestSubmit();
+    }
+  }
+  document.addEventListener("click", function () { setTimeout(sendWaiting, 0); });  // after a Drop
+  // Back, with the live part fetched: what waits is sent, one at a time, if the game is
+  // where it was; what no longer fits asks.
+  document.addEventListener("htmx:afterSwap", function (e) {
+    var list = document.getElementById("pending");
+    if (!list || e.detail.target.id !== "live" || document.body.dataset.connection === "lost" ||
+        list.querySelector("form[data-auto], form.htmx-request")) return;
+    var now = shownVersion();
+    list.querySelectorAll("form:not([data-asked])").forEach(function (row) {
+      if (row.dataset.version === now) row.setAttribute("data-auto", "");
+      else {
+        row.setAttribute("data-asked", "");
+        why(row, "data-moved");
+      }
+    });
+    sendWaiting();
   });
 
   // A phone that wakes up catches up at once.
@@ -98,8 +264,11 @@
   // no fetch: the server renders one page less per change.
   document.addEventListener("htmx:confirm", function (e) {
     var rung = e.detail.triggeringEvent, live = e.detail.elt, shown, version;
-    if (!rung || rung.type !== "sse:changed" || !live || live.id !== "live") return;
-    try { version = JSON.parse(rung.detail.data).version; } catch (err) { return; }
+    if (!rung || !live || live.id !== "live") return;
+    if (rung.type === "live-changed") version = rung.detail.version;
+    else if (rung.type === "sse:changed") {
+      try { version = JSON.parse(rung.detail.data).version; } catch (err) { return; }
+    } else return;
     shown = live.querySelector(".live[data-version]");
     if (shown && Number(shown.dataset.version) >= version) e.preventDefault();
   });

@@ -318,9 +318,8 @@ def _after_change(code: str, done: str | None = None, undoable: bool = False):
     return redirect(target, 303)
 
 
-# Taps that are easy to regret (a gift, a discard, a death, giving up or rolling to run, a
-# sale): the phone says what happened and offers to undo it right there.
-UNDO_TOAST = frozenset(("give", "discard", "die", "resolve", "run_away", "sell"))
+# Every accepted tap that changes the game says what it did and offers to undo it right there
+# (issue 25): a wrong tap is one tap away from undone, whatever it was.
 
 
 @bp.post("/games/<code>/act")
@@ -331,9 +330,7 @@ def act(code):
     # A refusal becomes a notice in place (htmx) or the error page, in companion/web/errors.py.
     _new, happened = store().apply_event(code, action, actor)
     _changed()
-    if action.get("type") in UNDO_TOAST:
-        return _after_change(code, done=words.text(happened), undoable=True)
-    return _after_change(code)
+    return _after_change(code, done=words.text(happened), undoable=True)
 
 
 @bp.post("/games/<code>/undo")

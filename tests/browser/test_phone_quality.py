@@ -323,4 +323,6 @@ def test_first_load_of_a_game_page_is_small(server, game, phone):
     total = sum(sizes.values())
     print(f"first load of a game page: {total} bytes (HTML + CSS + JS, uncompressed): {sizes}")
     assert any(u.endswith(".css") for u in sizes) and any(u.endswith(".js") for u in sizes)
-    assert total < 120_000, sizes
+    # 120 kB until issue 25: the game page's own live stream reader (it hears the heartbeat) and
+    # the taps that wait for the connection took ~4 kB more than the SSE extension they replace.
+    assert total < 125_000, sizes
