@@ -11,6 +11,11 @@ scored against every entry that passes the set/kind filters with rapidfuzz:
 - the card's kind in words ("go up a level", "curse"), weighted down so names come first.
 
 The best-scoring name of a card is its score; cards under ``MIN_SCORE`` are dropped.
+
+Names are compared in any script: accents are dropped ("Niziołek" and "niziolek" meet, "é" is
+"e"), case is folded, and Cyrillic stays Cyrillic ("Эльф" is a query, not nothing). A race's or
+class's card is also found by its name in every language the game is translated into (the
+rulebooks' terms, from the translation catalogs ``companion/translations``).
 """
 
 from __future__ import annotations
@@ -19,20 +24,48 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 MIN_SCORE = 72.0
 MAX_QUERY = 100  # characters of a query that are looked at
-_WORD = re.compile(r"[a-z0-9]+")
+_WORD = re.compile(r"[^\W_]+")
+TRANSLATIONS_DIR = Path(__file__).resolve().parents[1] / "translations"
+NAMED_IN_EVERY_LANGUAGE = frozenset({"race", "class"})  # their names are rule terms
 
 
 def normalize_text(text: str) -> str:
-    """Lower case, ASCII, punctuation dropped, words separated by single spaces."""
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii").lower()
-    text = text.replace("&", " and ").replace("'", "").replace(",", "")
+    """Case folded, accents dropped, punctuation dropped, words separated by single spaces;
+    letters of any script are kept (a Cyrillic query is a query)."""
+    text = unicodedata.normalize("NFKD", text)
+    text = "".join(ch for ch in text if not unicodedata.combining(ch)).casefold()
+    text = text.replace("&", " and ").replace("'", "").replace("\u2019", "").replace(",", "")
     return " ".join(_WORD.findall(text))
+
+
+@lru_cache(maxsize=1)
+def _catalogs() -> tuple:
+    """Every compiled translation catalog of the game (read once)."""
+    from babel.support import Translations
+
+    found = []
+    for mo in sorted(TRANSLATIONS_DIR.glob("*/LC_MESSAGES/messages.mo")):
+        with mo.open("rb") as f:
+            found.append(Translations(f))
+    return tuple(found)
+
+
+@lru_cache(maxsize=512)
+def names_in_languages(name: str) -> tuple[str, ...]:
+    """A race's or class's name as each translated language says it (other than ``name``)."""
+    out = []
+    for catalog in _catalogs():
+        said = catalog.gettext(name)
+        if said and said != name and said not in out:
+            out.append(said)
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -70,7 +103,10 @@ KIND_CAP = 80.0
 
 def make_entry(card: dict, order: tuple) -> Entry:
     entry = Entry(card=card, set=card.get("set", ""), kind=card.get("kind", ""), order=order)
-    for raw in [card.get("name", ""), *card.get("aka", ())]:
+    raw_names = [card.get("name", ""), *card.get("aka", ())]
+    if entry.kind in NAMED_IN_EVERY_LANGUAGE and isinstance(card.get("name"), str):
+        raw_names += names_in_languages(card["name"])
+    for raw in raw_names:
         name = _name(raw) if isinstance(raw, str) else None
         if name is not None:
             entry.names.append(name)

@@ -48,6 +48,10 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(say, "say")
     app.add_template_global(term_word, "term_word")
     app.add_template_global(set_name, "set_name")
+    from .card_words import card_name, localized_name
+
+    app.add_template_filter(card_name, "card_name")
+    app.add_template_filter(localized_name, "localized_name")
     app.after_request(remember_language)  # ?lang= is kept in the lang cookie for the next page
     csrf = CSRFProtect(app)
     Babel(app, locale_selector=select_locale)

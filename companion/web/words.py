@@ -167,7 +167,14 @@ def _card_texts_localized(value: Any) -> Any:
 
         card = localized_card({"id": value["card_text"], value["field"]: {"summary": value["text"]}}, lang())
         return {**value, "text": card[value["field"]]["summary"]}
-    return {k: _card_texts_localized(v) for k, v in value.items()}
+    from .card_words import RACE_CLASS_NAMES, localized_name
+
+    return {k: (localized_name(v) if k in _CARD_NAME_KEYS and isinstance(v, str) and v in RACE_CLASS_NAMES
+                else _card_texts_localized(v)) for k, v in value.items()}
+
+
+# Params of a said that hold one card's name: a race's or class's is said in the reader's words.
+_CARD_NAME_KEYS = frozenset({"card", "race", "class"})
 
 
 def refusal_parts(exc: EngineError) -> dict:
