@@ -36,7 +36,7 @@ from companion import engine, migrations
 from companion.doorbell import CHANNEL, Doorbell, PostgresListener, VersionPoll
 from companion.engine import Actor, Forbidden, chronicle
 from companion.engine.errors import TooLarge
-from companion.engine.frozen import copy_state, freeze_like, thaw
+from companion.engine.frozen import SharedWrite, copy_state, cow_root, freeze_like, settle, thaw
 from companion.engine.words import N_, event, event_words, render, said
 
 log = logging.getLogger(__name__)
@@ -583,8 +583,12 @@ class Store:
     def apply_event(self, code: str, action: Any, actor: Actor, **engine_kwargs) -> tuple[dict, dict]:
         """Apply an action; the new state and the event it produced (data, see engine/words.py)."""
         def change(state: dict, _session: Session):
-            new, happened = engine.apply(state, action, actor, **engine_kwargs)
-            return new, happened, {}
+            # On a copy-on-write view of the frozen state: the change copies what it touches.
+            try:
+                new, happened = engine.apply(cow_root(state), action, actor, **engine_kwargs)
+            except SharedWrite:  # a reducer wrote where the view had not copied: the plain way
+                new, happened = engine.apply(state, action, actor, **engine_kwargs)
+            return settle(new), happened, {}
         new, extra = self._commit(code, change, kind="action", actor=actor,
                                   action=action.model_dump(mode="json") if hasattr(action, "model_dump") else action)
         return new, extra["event"]

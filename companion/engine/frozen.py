@@ -102,8 +102,9 @@ def _shared(value: Any, key: Any, old: Any) -> tuple[Any, int]:
     """``_frozen(value, key)``, or ``old`` itself where it holds the same."""
     kind = type(old)
     if isinstance(value, dict) and key in _VALUE_KEYS or isinstance(value, list) and key in _VALUE_LISTS:
-        # Cards and log lines are values, compared whole (in C); from JSON both ways, so
-        # equal values are the same JSON.
+        # Cards and log lines are values, compared whole with == (in C). == says True == 1,
+        # which JSON does not, but a value's fields have one type each (the card schema, the
+        # store's own log lines, written once), so equal values are the same JSON.
         if (kind is _Value or kind is _FrozenList) and old == value:
             return old, 0 if kind is _Value else 1
         if isinstance(value, list) and kind is _FrozenList:  # the log: old lines kept
@@ -145,6 +146,19 @@ def _shared(value: Any, key: Any, old: Any) -> tuple[Any, int]:
 
 
 _MISSING = object()
+
+
+def settle(value: Any) -> Any:
+    """The state a copy-on-write view holds (``copy_state`` of a ``cow_root``), without the
+    view: each part the change touched as a plain copy, each part it did not as the frozen
+    original itself, so what compares it with the state before (the undo patch) or writes it
+    out skips what did not change at once."""
+    kind = type(value)
+    if kind is _LazyDict:
+        return {k: settle(v) for k, v in dict.items(value)}
+    if kind is _LazyList:
+        return [settle(v) for v in list.__iter__(value)]
+    return value
 
 
 def is_frozen_part(value: Any) -> bool:
