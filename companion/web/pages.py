@@ -196,6 +196,8 @@ def _view_context(code: str, focus: int | None = None) -> dict:
 
 # The log events after which it is someone else's turn (the "your turn" call is new then).
 TURN_EVENTS = ("end_turn", "set_turn")
+# The log events that say the door was kicked open this turn (a fight started).
+DOOR_EVENTS = ("fight",)
 
 
 def _addressed_to(state: dict, focus: int | None) -> dict:
@@ -220,11 +222,17 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
             calls.append({"about": "forced_help", "key": f"forced-{fight['fighter']}-{focus}",
                           "player": focus, "fighter": fight["fighter"]})
     my_turn = state.get("turn") == focus and not state.get("winners")
-    if my_turn:
+    dead = any(p["id"] == focus and p.get("dead") for p in state.get("players", ()))
+    if my_turn and not fight and not dead:
         # The log keeps its latest lines only: a turn whose start has scrolled out is "old".
-        since = max((e.get("seq", 0) for e in state.get("log", ())
+        log = state.get("log", ())
+        since = max((e.get("seq", 0) for e in log
                      if (e.get("event") or {}).get("kind") in TURN_EVENTS), default="old")
-        calls.append({"about": "turn", "key": f"turn-{focus}-{since}", "player": focus})
+        # "Kick open the door" until the door is kicked open: a fight this turn ends the call.
+        kicked = any((e.get("event") or {}).get("kind") in DOOR_EVENTS
+                     and (since == "old" or e.get("seq", 0) > since) for e in log)
+        if not kicked:
+            calls.append({"about": "turn", "key": f"turn-{focus}-{since}", "player": focus})
     return {"my_turn": my_turn, "calls": calls}
 
 
