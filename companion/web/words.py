@@ -7,6 +7,8 @@ from typing import Any
 
 from flask import g, has_request_context
 from flask_babel import get_locale, get_translations
+from jinja2 import pass_eval_context
+from markupsafe import Markup
 
 from companion import rulebase
 from companion.engine import EngineError, RuleViolation
@@ -33,6 +35,28 @@ def install_template_words(app) -> None:
         pgettext=lambda c, s: translations().upgettext(c, s),
         npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
         newstyle=True)
+    # The same newstyle semantics (escaped when autoescaping, always %-formatted), one call
+    # deep: Jinja's ``_`` goes through an alias and two context calls, and a page says a few
+    # hundred words.
+    app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext,
+                                 ngettext=_template_ngettext)
+
+
+@pass_eval_context
+def _template_gettext(eval_ctx, string: str, **variables: Any) -> str:
+    found = translations().ugettext(string)
+    if eval_ctx.autoescape:
+        found = Markup(found)
+    return found % variables
+
+
+@pass_eval_context
+def _template_ngettext(eval_ctx, singular: str, plural: str, num: int, **variables: Any) -> str:
+    variables.setdefault("num", num)
+    found = translations().ungettext(singular, plural, num)
+    if eval_ctx.autoescape:
+        found = Markup(found)
+    return found % variables
 
 
 # The engine's vocabulary words (card kinds, slots, curse durations, effect stats and their
