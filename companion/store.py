@@ -27,7 +27,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 import jsonpatch
-from sqlalchemy import delete, event as sa_event, text, update
+from sqlalchemy import delete, event as sa_event, insert, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, TimeoutError as PoolTimeout
 from sqlmodel import Field, Session, SQLModel, create_engine, select
@@ -554,10 +554,12 @@ class Store:
                     session.rollback()
                     time.sleep(min(0.002 * attempt, 0.05))
                     continue
-                session.add(Event(game_id=game_id, version=version + 1, kind=kind,
-                                  actor_player=actor.player, actor_host=actor.host,
-                                  action=json.dumps(action), text=text, data=json.dumps(happened),
-                                  state_before=json.dumps(reverse_patch(before, new))))
+                # A plain INSERT (no ORM object to track and flush): an event is written once.
+                session.exec(insert(Event).values(
+                    game_id=game_id, version=version + 1, kind=kind, actor_player=actor.player,
+                    actor_host=actor.host, action=json.dumps(action), text=text,
+                    data=json.dumps(happened), state_before=json.dumps(reverse_patch(before, new)),
+                    undone=False, created_at=_now()))
                 for seat in extra.pop("_seats", []):
                     session.add(Seat(game_id=game_id, **seat))
                 for pid in extra.pop("_drop_seats", []):

@@ -108,8 +108,10 @@ def _shared(value: Any, key: Any, old: Any) -> tuple[Any, int]:
         if (kind is _Value or kind is _FrozenList) and old == value:
             return old, 0 if kind is _Value else 1
         if isinstance(value, list) and kind is _FrozenList:  # the log: old lines kept
-            items = [o if i < len(old) and (o := list.__getitem__(old, i)) == v else _value(v)
-                     for i, v in enumerate(value)]
+            # The log keeps its last lines only: the old lines may have moved up.
+            shift = next((k for k in range(len(old)) if value and list.__getitem__(old, k) == value[0]), 0)
+            items = [o if (j := i + shift) < len(old) and (o := list.__getitem__(old, j)) == v
+                     else _value(v) for i, v in enumerate(value)]
             return _FrozenList(items), 1
         return _frozen(value, key)
     if isinstance(value, dict) and isinstance(old, _FrozenDict) and kind is not _Value:

@@ -257,13 +257,15 @@ def get(edition_id: str, power_id: str) -> Power | None:
 def public(edition_id: str) -> dict[str, dict]:
     """What a page shows about each power of the edition: name and summary (saids), who has
     it, and whether it is an action at all."""
+    from .frozen import freeze
     from .words import said
 
-    return {p.id: {"name": said(p.name), "summary": said(p.summary), "kind": p.kind,
-                   "holder": p.holder, "passive": p.passive, "action": p.action, "rolls": p.rolls,
-                   "table_bonus": p.table_bonus,
-                   "pays_with_cards": p.cost.least > 0 or p.cost.whole_hand}
-            for p in for_edition(edition_id).values()}
+    # Frozen: shared by every page of the edition, and put into words once per language.
+    return freeze({p.id: {"name": said(p.name), "summary": said(p.summary), "kind": p.kind,
+                          "holder": p.holder, "passive": p.passive, "action": p.action,
+                          "rolls": p.rolls, "table_bonus": p.table_bonus,
+                          "pays_with_cards": p.cost.least > 0 or p.cost.whole_hand}
+                   for p in for_edition(edition_id).values()})
 
 
 def held(player: dict, edition_id: str) -> list[str]:

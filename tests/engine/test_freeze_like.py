@@ -73,10 +73,19 @@ LINE = st.fixed_dictionaries({"seq": st.integers(1, 5), "text": st.sampled_from(
 
 @settings(max_examples=200)
 @given(st.lists(LINE, max_size=5), st.lists(LINE, max_size=5))
-def test_log_lines_equal_to_the_last_ones_are_the_last_ones(before, after):
-    old = freeze({"log": before})
+def test_log_lines_are_the_new_lines_frozen(before, after):
+    shared = freeze_like({"log": json.loads(json.dumps(after))}, freeze({"log": before}))
+    assert same_json(shared, {"log": after})
+
+
+@settings(max_examples=100)
+@given(st.integers(1, 8), st.integers(0, 3), st.integers(0, 3))
+def test_the_lines_a_sliding_log_keeps_are_the_last_ones(count, dropped, added):
+    lines = [{"seq": n, "text": f"line {n}", "event": {"kind": "level"}} for n in range(count + added)]
+    old = freeze({"log": lines[:count]})
+    after = lines[min(dropped, count):count + added]
     shared = freeze_like({"log": json.loads(json.dumps(after))}, old)
     assert same_json(shared, {"log": after})
-    for i, line in enumerate(after):
-        if i < len(before) and before[i] == line:
-            assert shared["log"][i] is old["log"][i]
+    for line in shared["log"]:
+        if line["seq"] < count:
+            assert line is old["log"][line["seq"]]
