@@ -1,0 +1,45 @@
+"""Messages that agree with the player (issue 23): one form of address per language (the
+familiar one), and no "(ла)" endings in Russian (sentences are worded so nothing agrees with
+the player's sex, and names stay in the nominative)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from babel.messages.pofile import read_po
+
+from companion import ROOT
+
+
+def _strings(lang):
+    with (ROOT / "companion" / "translations" / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    for m in catalog:
+        if m.id and m.string:
+            yield m.id, (m.string if isinstance(m.string, (tuple, list)) else (m.string,))
+
+
+# The polite or plural address, when one player is spoken to. "one of you" (several players)
+# is plural on purpose.
+POLITE = {
+    "ru": re.compile(r"\b(вы|вас|вам|ваш\w*|вами)\b|\b\w+(ите|йте)\b", re.I),
+    "de": re.compile(r"\b(euer|eure\w*)\b|\bEntfernt\b"),
+    "es": re.compile(r"\b(usted\w*|vuestr\w*)\b", re.I),
+    "it": re.compile(r"\b(vostr\w*)\b", re.I),
+    "pl": re.compile(r"\b(wasz\w*)\b|\b(skończcie|rozstrzygnijcie|uciekajcie)\b", re.I),
+}
+PLURAL_ON_PURPOSE = {"one of you is in a fight"}
+
+
+@pytest.mark.parametrize("lang", sorted(POLITE))
+def test_one_player_is_spoken_to_familiarly(lang):
+    wrong = [(mid, s) for mid, strings in _strings(lang) if mid not in PLURAL_ON_PURPOSE
+             for s in strings if POLITE[lang].search(s)]
+    assert not wrong, f"{lang}: {wrong[:5]}"
+
+
+def test_russian_has_no_la_endings():
+    wrong = [(mid, s) for mid, strings in _strings("ru") for s in strings
+             if re.search(r"\w\((ла|а)\)", s)]
+    assert not wrong, wrong[:5]
