@@ -11,7 +11,8 @@ calls it with players built by ``calculator_player``. It returns the public comb
      "winning", "needed", "wins_ties",
      "breakdown": {"fighter": [...], "helper": [...], "monsters": [...]},
      "rewards": {"treasures", "fighter_levels", "helper_levels", "shared_victory"},
-     "stage", "escape": [{"player", "monster", "needs", "chance", "auto", "roll", "escaped"}]}
+     "stage", "escape": [{"player", "monster", "needs", "chance", "auto", "roll", "escaped",
+                          "parts": [{"source", "value", "base"?}]}]}
 
 ``monsters[i]["index"]`` is the position in that list. Stored monsters keep their stored
 index; a Mate's copy is appended after them with ``mate: true`` and ``mate_of`` set to the
@@ -419,12 +420,16 @@ def _escape(ed: Edition, entries: list[dict], fighter: Player, helper: Player | 
             continue
         tags = _tags(entry)
         for player, pid, roles in runners:
-            mod = sum(ch.effect_value(e, player, ed)
-                      for e in _holder_effects(player, ed, "run_away", roles, tags))
+            # What makes up the number needed: the bare roll, then each run-away bonus (the
+            # player's cards, a power used for this roll, the monster's), shown as ``parts``.
+            parts = [{"source": said(N_("Bare roll to escape")), "value": ESCAPE_ON, "base": True}]
+            for e in _holder_effects(player, ed, "run_away", roles, tags):
+                parts.append({"source": _describe(e["source"], e), "value": ch.effect_value(e, player, ed)})
             # A power used for one roll (the Wizard's Flight Spell, reducers/powers.py).
-            mod += sum(e.get("value", 0) for s in one_shots
-                       if s.get("power") and s.get("for") == pid and s.get("monster") == pos
-                       for e in s["card"].get("effects") or () if e.get("stat") == "run_away")
+            parts += [{"source": _name(s["card"], "one-shot"), "value": e.get("value", 0)} for s in one_shots
+                      if s.get("power") and s.get("for") == pid and s.get("monster") == pos
+                      for e in s["card"].get("effects") or () if e.get("stat") == "run_away"]
+            mod = sum(part["value"] for part in parts[1:])
             auto = bool(_holder_effects(player, ed, "auto_escape", roles, tags))
             not_pursued = blocked = False  # monster conditions (monster_conditions.py)
             for _src, eff in _monster_effects(entry):
@@ -432,6 +437,7 @@ def _escape(ed: Edition, entries: list[dict], fighter: Player, helper: Player | 
                     continue
                 if eff.get("stat") == "run_away":
                     mod += eff.get("value", 0)
+                    parts.append({"source": _describe(_src, eff), "value": eff.get("value", 0)})
                 elif eff.get("stat") == "auto_escape" and eff.get("value", True):
                     auto = True
                 elif eff.get("stat") == "no_pursuit" and (player.get("level") or 1) <= eff.get("value", 0):
@@ -440,7 +446,8 @@ def _escape(ed: Edition, entries: list[dict], fighter: Player, helper: Player | 
                     blocked = True
             needs = 1 if auto else (DIE + 1 if blocked else min(DIE + 1, max(1, ESCAPE_ON - mod)))
             row = {"player": pid, "monster": pos, "needs": needs,
-                   "chance": round(max(0, DIE + 1 - needs) / DIE, 3), "auto": auto}
+                   "chance": round(max(0, DIE + 1 - needs) / DIE, 3), "auto": auto,
+                   "parts": [part for part in parts if part["value"] or part.get("base")]}
             if not_pursued:
                 row["not_pursued"] = True
             if blocked and not auto:
@@ -454,6 +461,8 @@ def _escape(ed: Edition, entries: list[dict], fighter: Player, helper: Player | 
             if rec is not None:
                 row["roll"] = rec.get("roll")
                 row["escaped"] = rec.get("escaped")
+                if rec.get("second_try"):
+                    row["second_try"] = True  # caught unless a power rolls it again
             out.append(row)
     return out
 

@@ -279,7 +279,15 @@ def test_shared_victory_variant_lets_the_helper_win_too():
 
 def test_escape_needs_five_or_more_without_modifiers():
     (row,) = fight(player(1), monster(level=9))["escape"]
-    assert row == {"player": 1, "monster": 0, "needs": 5, "chance": 0.333, "auto": False}
+    assert row == {"player": 1, "monster": 0, "needs": 5, "chance": 0.333, "auto": False,
+                   "parts": [{"source": {"said": "Bare roll to escape"}, "value": 5, "base": True}]}
+
+
+def test_the_escape_row_says_what_makes_up_the_roll_needed():
+    fast = monster("Fast", 9, 1, {"stat": "run_away", "value": -2})
+    (row,) = fight(player(1, ELF), fast)["escape"]
+    assert [part["value"] for part in row["parts"]] == [5, 1, -2]  # bare roll, the Elf, the monster
+    assert row["needs"] == 5 - 1 + 2
 
 
 def test_elves_escape_on_four_and_halflings_on_six():

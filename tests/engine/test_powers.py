@@ -197,12 +197,53 @@ def test_charm_is_for_a_monster_still_in_a_fight_being_fought():
 
 # --- classic: Halfling --------------------------------------------------------------------
 
-def test_the_halflings_second_try_costs_a_card_and_is_once_per_roll():
+def test_the_halflings_second_try_rolls_a_failed_roll_again_for_a_card_once_per_roll():
     g = Game().give("Ann", race("Halfling"), hand=2).fight("Ann", monster("Ogre", 9))
     g("Ann", type="resolve")
+    # Not before a roll: there is no failed roll to roll again.
+    assert g.refused_power("Ann", "halfling-second-try", monster=0, from_hand=1).rule == "power-running"
+    # A failed roll waits for the second try: no Bad Stuff yet, the fight still runs.
+    line = g("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)
+    assert "unless a second try" in line
+    assert g.stored["stage"] == "running" and g.view["escape"][0]["second_try"]
     line = g.power("Ann", "halfling-second-try", monster=0, from_hand=1, roll=6)
     assert "rolled again" in line and "escapes" in line and g.p("Ann")["hand"] == 1
+    assert g.stored["stage"] == "over" and g.view["escape"][0]["escaped"]
     assert g.refused_power("Ann", "halfling-second-try", monster=0, from_hand=1).rule == "power-running"
+
+
+def test_a_second_try_that_fails_too_is_caught_and_a_halfling_may_let_the_first_roll_stand():
+    g = Game().give("Ann", race("Halfling"), hand=2).fight("Ann", monster("Ogre", 9))
+    g("Ann", type="resolve")
+    g("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)
+    line = g.power("Ann", "halfling-second-try", monster=0, from_hand=1, roll=2)
+    assert "caught" in line and "unless" not in line  # the second roll stands
+    assert g.stored["stage"] == "over" and not g.view["escape"][0]["escaped"]
+    # Another fight: Ann lets the failed roll stand (run_away again, no roll): caught now.
+    g("host", type="close_fight")
+    g.fight("Ann", monster("Ogre", 9))
+    g("Ann", type="resolve")
+    g("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)
+    assert g.refused("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=6).rule == "power-running"
+    line = g("Ann", type="run_away", player=g.ids["Ann"], monster=0)
+    assert "caught" in line and "unless" not in line
+    assert g.stored["stage"] == "over"
+
+
+def test_no_second_try_waits_for_a_halfling_with_no_card_to_pay_it():
+    g = Game().give("Ann", race("Halfling"), hand=0).fight("Ann", monster("Ogre", 9))
+    g("Ann", type="resolve")
+    line = g("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)
+    assert "unless" not in line and g.stored["stage"] == "over"
+
+
+def test_the_roll_needed_to_run_away_says_what_makes_it_up():
+    g = Game().give("Ann", "classic/halfling", hand=2).fight("Ann", monster("Ogre", 9))
+    g("Ann", type="resolve")
+    row = g.view["escape"][0]
+    assert row["needs"] == 6  # 5, and the Halfling's -1 (the classic rulebook: a penalty)
+    assert [(part["value"], bool(part.get("base"))) for part in row["parts"]] == [(5, True), (-1, False)]
+    assert "Halfling" in str(row["parts"][1]["source"])
 
 
 def test_a_hand_the_table_does_not_track_pays_without_a_count_going_below_zero():

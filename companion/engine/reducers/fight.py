@@ -319,6 +319,10 @@ def _run_away(state, action, actor, ctx):
     monster_view = view["monsters"][index]
     if monster_view["gone"]:
         raise BadAction(N_("That monster has left the fight."))
+    waiting = next((e for e in fight["escapes"] if e["player"] == player["id"] and e["monster"] == index
+                    and e.get("second_try")), None)
+    if waiting is not None:
+        return _no_second_try(state, fight, view, player, index, waiting, action, ctx)
     if any(e["player"] == player["id"] and e["monster"] == index for e in fight["escapes"]):
         raise RuleViolation("flee-each-monster", N_("%(name)s already rolled against that monster"),
                             name=player["name"])
@@ -336,9 +340,15 @@ def _run_away(state, action, actor, ctx):
     words = {"player": player["id"], "name": player["name"], "roll": roll,
              "monster": monster_view["name"], "needs": need["needs"]}
     # A monster's on_flee steps cost the players it pursues, escaped or not (bad_stuff.py).
-    flee = bad_stuff.fled(state, player, card, ctx)
+    # (once per monster: not again for a second try's roll)
+    flee = None if action.get("_second_try") else bad_stuff.fled(state, player, card, ctx)
     if escaped:
         happened = event("escape", flee, **words)
+    elif not action.get("_second_try") and not player["dead"] and second_try_open(state, fight, player, index, ctx):
+        # A power rolls a failed roll again (the Halfling's second try): the catch waits for
+        # the player's choice, the power or the Bad Stuff (run_away again on that monster).
+        fight["escapes"][-1]["second_try"] = True
+        return event("caught_waits", flee, **words)
     elif player["dead"]:  # the on_flee steps killed them: nothing is left to catch
         happened = event("caught", bad_stuff=flee, **words)
     else:
@@ -349,6 +359,47 @@ def _run_away(state, action, actor, ctx):
 
 
 event_words("escape", N_("%(name)s rolls %(roll)s against %(monster)s (needs %(needs)s): escapes"))
+event_words("caught_waits", N_("%(name)s rolls %(roll)s against %(monster)s (needs %(needs)s): caught, "
+                               "unless a second try rolls again"))
+
+
+def second_try_open(state: dict, fight: dict, player: dict, index: int, ctx: Context) -> bool:
+    """Whether a failed roll against monster ``index`` waits for a power that rolls it again
+    (rule power-running): the player holds one (the Halfling's second try), has not used it
+    for that roll, and has a card to discard for it (a hand, or another card in play)."""
+    from .. import character, powers
+
+    for power in powers.for_edition(ctx.edition.id).values():
+        if power.effect != "second_try":
+            continue
+        if not any(e["card"].get("kind") == power.kind and character.card_slug(e["card"]) == power.holder
+                   for e in player["cards"]):
+            continue
+        if any(u["power"] == power.id and u["player"] == player["id"] and u.get("monster") == index
+               for u in fight.get("powers") or ()):
+            continue
+        hand = player.get("hand")
+        if hand is None or hand > 0 or len(player["cards"]) > 1:
+            return True
+    return False
+
+
+def _no_second_try(state, fight, view, player, index, waiting, action, ctx):
+    """The player lets a failed roll stand (no second try): the monster's Bad Stuff now."""
+    if action.get("roll") is not None:
+        raise RuleViolation("power-running", N_("%(name)s already rolled %(roll)s against that monster: "
+                                                "that roll stands, or a second try rolls again"),
+                            name=player["name"], roll=waiting["roll"])
+    del waiting["second_try"]
+    monster_view = view["monsters"][index]
+    card = fight["monsters"][monster_view["source"]]["card"]
+    need = next(e for e in view["escape"] if e["player"] == player["id"] and e["monster"] == index)
+    words = {"player": player["id"], "name": player["name"], "roll": waiting["roll"],
+             "monster": monster_view["name"], "needs": need["needs"]}
+    happened = event("caught", bad_stuff=bad_stuff.caught(
+        state, player, card, ctx, action.get("bad_stuff_roll")), **words)
+    finish_if_nobody_runs(state, fight)
+    return happened
 event_words("caught", N_("%(name)s rolls %(roll)s against %(monster)s (needs %(needs)s): "
                          "caught! %(bad_stuff)s"))
 
@@ -365,7 +416,7 @@ def _pending_escapes(state: dict, fight: dict) -> list[tuple[int, int]]:
     view = combat_view(state, helpers=False)
     live = [m["index"] for m in view["monsters"] if not m["gone"]]
     runners = [pid for pid in _runners(state, fight, view) if not find_player(state, pid)["dead"]]
-    done = {(e["player"], e["monster"]) for e in fight["escapes"]}
+    done = {(e["player"], e["monster"]) for e in fight["escapes"] if not e.get("second_try")}
     return [(pid, i) for pid in runners for i in live if (pid, i) not in done]
 
 

@@ -154,7 +154,13 @@ def _timing(state: dict, power: Power, player: dict, target: dict | None, action
         index = _monster_index(state, action)
         if combat_view(state, helpers=False)["monsters"][index]["gone"]:
             raise RuleViolation("power-running", N_("that monster has already left the fight"))
-        if any(e["player"] == player["id"] and e["monster"] == index for e in fight["escapes"]):
+        rolled = [e for e in fight["escapes"] if e["player"] == player["id"] and e["monster"] == index]
+        if power.effect == "second_try":  # a failed roll waiting for it, and only that
+            if not any(e.get("second_try") for e in rolled):
+                raise RuleViolation("power-running", N_("%(power)s rolls a failed run-away roll again: "
+                                                        "there is none waiting against that monster"),
+                                    power=said(power.name))
+        elif rolled:
             raise RuleViolation("power-running", N_("%(name)s already rolled against that monster"),
                                 name=player["name"])
         return index
@@ -334,8 +340,11 @@ def _effect(state, power, player, target, monster, paid, action, actor, ctx) -> 
               player["id"], player["id"], power, monster=monster)
         ran = _delegate(state, "run_away", _roll(action, player, monster), actor, ctx)
         return [said(N_("+%(bonus)s to the roll"), bonus=bonus), ran]
-    if effect == "second_try":
-        ran = _delegate(state, "run_away", _roll(action, player, monster), actor, ctx)
+    if effect == "second_try":  # the waiting failed roll is rolled again, and that one stands
+        fight = state["combat"]
+        fight["escapes"] = [e for e in fight["escapes"] if not (
+            e["player"] == player["id"] and e["monster"] == monster and e.get("second_try"))]
+        ran = _delegate(state, "run_away", {**_roll(action, player, monster), "_second_try": True}, actor, ctx)
         return [said(N_("the failed roll is rolled again")), ran]
     if effect == "charm":
         return [_delegate(state, "remove_monster", {"monster": monster}, actor, ctx)]
