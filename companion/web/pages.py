@@ -208,7 +208,7 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
     it names. The answers a call offers are the moves ``allowed`` lists (the template asks)."""
     calls: list[dict] = []
     if focus is None:
-        return {"my_turn": False, "calls": calls}
+        return {"my_turn": False, "calls": calls, "others_fight": bool(state.get("combat"))}
     fight = state.get("combat")
     if fight:
         for h in fight.get("helpers") or ():
@@ -221,6 +221,15 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
         if fight.get("helper") == focus and fight.get("helper_forced"):
             calls.append({"about": "forced_help", "key": f"forced-{fight['fighter']}-{focus}",
                           "player": focus, "fighter": fight["fighter"]})
+        # A declined offer tells the fighter (a call they dismiss), for the fight on now.
+        started = max((e.get("seq", 0) for e in state.get("log", ())
+                       if (e.get("event") or {}).get("kind") in DOOR_EVENTS), default=0)
+        for entry in state.get("log", ()):
+            said_no = entry.get("event") or {}
+            if (said_no.get("kind") == "decline_offer" and said_no.get("to") == focus == fight["fighter"]
+                    and entry.get("seq", 0) > started):
+                calls.append({"about": "declined", "key": f"declined-{entry.get('seq')}",
+                              "player": focus, "helper": said_no.get("player")})
     my_turn = state.get("turn") == focus and not state.get("winners")
     dead = any(p["id"] == focus and p.get("dead") for p in state.get("players", ()))
     if my_turn and not fight and not dead:
@@ -233,7 +242,10 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
                      and (since == "old" or e.get("seq", 0) > since) for e in log)
         if not kicked:
             calls.append({"about": "turn", "key": f"turn-{focus}-{since}", "player": focus})
-    return {"my_turn": my_turn, "calls": calls}
+    # Someone else's fight on this phone (the host's, or a table screen's): its moves sit apart
+    # and ask first (the moves themselves are still the ones ``allowed`` lists).
+    others_fight = bool(fight) and focus not in (fight.get("fighter"), fight.get("helper"))
+    return {"my_turn": my_turn, "calls": calls, "others_fight": others_fight}
 
 
 @functools.lru_cache(maxsize=None)  # the catalog is fixed while the server runs: once per edition

@@ -190,6 +190,9 @@ def _help(state, action, actor, ctx):
     player = own(state, action, actor)
     forced = bool_field(action, "forced", False)
     deals.check_join(state, fight, player, ctx.edition)
+    if fight.get("helper") == player["id"] and (forced or not fight.get("helper_forced")):
+        # Already helping: nothing to join (a forced helper may still say it stays by choice).
+        raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=player["name"])
     if forced:
         deals.check_forced(state, fight, player, _rules(state, ctx),
                            combat_view(state, helpers=False)["for_the_win"])
@@ -486,6 +489,8 @@ def _sacrifice_ally(state, action, actor, ctx):
 
 
 event_words("close_fight", N_("The fight is cleared from the table"))
+event_words("close_fight_undecided", N_("The host clears an undecided fight from the table: "
+                                        "nobody won it, nobody ran from it, no Bad Stuff"))
 
 
 @reducer("close_fight")
@@ -496,4 +501,6 @@ def _close_fight(state, action, actor, ctx):
     if fight["stage"] != "over" and not actor.host:
         raise RuleViolation("no-combat", N_("the fight is not over yet"))
     state["combat"] = None
+    if fight["stage"] != "over":  # recorded for what it is: the host ended it undecided
+        return event("close_fight_undecided", stage=fight["stage"])
     return event("close_fight")
