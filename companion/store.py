@@ -77,7 +77,8 @@ class Game(SQLModel, table=True):
     code: str = Field(index=True, unique=True, max_length=12)
     edition: str
     version: int = 0
-    state: str  # JSON
+    state: str  # JSON, without the house cards
+    house_cards: str = "[]"  # JSON: the table's house cards, written only when they change
     host_token_hash: str
     created_at: datetime = Field(default_factory=_now)
     updated_at: datetime = Field(default_factory=_now)
@@ -239,6 +240,25 @@ def _diff(before: Any, after: Any, path: str, ops: list[dict]) -> None:
         ops.append({"op": "replace", "path": path, "value": before})
 
 
+def _split(state: dict, before: dict | None = None) -> tuple[str, str | None]:
+    """(the state's JSON without its house cards, the house cards' JSON, or None when they are
+    those of ``before``: then their column is not written again)."""
+    house = state.get("house_cards", [])
+    if before is not None:
+        held = before.get("house_cards", [])
+        if house is held or house == held:
+            house = None
+    return (json.dumps({k: v for k, v in state.items() if k != "house_cards"}),
+            None if house is None else json.dumps(house))
+
+
+def _joined(state_json: str, house_json: str | None) -> dict:
+    """A game's state as stored: its JSON with the house cards from their column."""
+    state = json.loads(state_json)
+    state["house_cards"] = json.loads(house_json or "[]")
+    return state
+
+
 def restore(current: dict, stored: dict | list, *, in_place: bool = False) -> dict:
     """The state before an event, from the current state and what the event stored.
 
@@ -358,6 +378,7 @@ class Store:
             sa_event.listen(self.engine, "connect", _sqlite_pragmas)
         migrations.upgrade(self.engine)
         self._states = _Latest(STATES_KEPT)
+        self._house_bytes = Lru(STATES_KEPT)  # each game's house cards' JSON size, as written
         self._seats = Lru(SEATS_KEPT)
         self.doorbell = Doorbell()
         self._notify = backend == "postgresql"
@@ -469,7 +490,7 @@ class Store:
         timeline (``companion.web.timeline``)."""
         with self._session() as session:
             game = self._game(session, code)
-            state = json.loads(game.state)
+            state = _joined(game.state, game.house_cards)
             state["version"] = game.version
             rows = session.exec(
                 select(Event.version, Event.kind, Event.data, Event.text, Event.state_before)
@@ -495,7 +516,8 @@ class Store:
             with self._session() as session:
                 if session.exec(select(Game).where(Game.code == code)).first():
                     continue
-                session.add(Game(code=code, edition=edition, state=json.dumps(state),
+                stored, house = _split(state)
+                session.add(Game(code=code, edition=edition, state=stored, house_cards=house,
                                  host_token_hash=token_hash(host_token)))
                 session.commit()
                 return state, host_token
@@ -517,8 +539,10 @@ class Store:
     def _parse(self, session: Session, game_id: int, game_code: str) -> dict:
         """The game's state read whole and kept as the latest (its version read with it: the
         version read before may be older by now)."""
-        version, text_ = session.exec(select(Game.version, Game.state).where(Game.id == game_id)).one()
-        return self._states.put(game_code, version, json.loads(text_) | {"version": version})
+        version, text_, house = session.exec(select(Game.version, Game.state, Game.house_cards)
+                                             .where(Game.id == game_id)).one()
+        self._house_bytes.put(game_code, len(house or ""))
+        return self._states.put(game_code, version, _joined(text_, house) | {"version": version})
 
     def _commit(self, code: str, change: Callable[[dict, Session], tuple[dict, str, dict]], *,
                 kind: str, actor: Actor, action: Any) -> tuple[dict, dict]:
@@ -542,14 +566,17 @@ class Store:
                 new["log"] = (new.get("log", []) + [{
                     "seq": version + 1, "actor": "host" if actor.host else actor.player,
                     "event": happened, "text": text}])[-LOG_KEEP:]
-                new_json = json.dumps(new)
-                if len(new_json) > MAX_STATE_BYTES:
+                new_json, house_json = _split(new, before)
+                house_bytes = (self._house_bytes.get(game_code) or 0) if house_json is None else len(house_json)
+                if len(new_json) + house_bytes > MAX_STATE_BYTES:
                     raise TooLarge(N_("That would make this game larger than %(kb)s KB, the most a "
                                       "game may hold. Remove some house cards first."),
                                    kb=MAX_STATE_BYTES // 1000)
+                written = {"state": new_json, "version": version + 1, "updated_at": _now()}
+                if house_json is not None:
+                    written["house_cards"] = house_json
                 result = session.exec(
-                    update(Game).where(Game.id == game_id, Game.version == version)
-                    .values(state=new_json, version=version + 1, updated_at=_now()))
+                    update(Game).where(Game.id == game_id, Game.version == version).values(**written))
                 if result.rowcount != 1:
                     session.rollback()
                     time.sleep(min(0.002 * attempt, 0.05))
@@ -572,7 +599,11 @@ class Store:
                 session.commit()
             # What the next readers of this version get, as they would read it back (JSON's
             # own types), without parsing it again for each.
-            new = self._states.put(game_code, version + 1, json.loads(new_json))
+            parsed = json.loads(new_json)
+            parsed["house_cards"] = (before.get("house_cards", []) if house_json is None
+                                     else json.loads(house_json))
+            self._house_bytes.put(game_code, house_bytes)
+            new = self._states.put(game_code, version + 1, parsed)
             self.doorbell.ring(game_code, version + 1)
             extra["event"] = happened
             return new, extra

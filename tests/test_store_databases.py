@@ -150,6 +150,59 @@ def _check_old_game_works(store: Store, pid: int) -> None:
     assert store.actor_for("OLDGAME", "ann-token") == Actor()  # the undone join took its seat
 
 
+def test_house_cards_stored_inside_an_old_state_move_to_their_own_column(tmp_path):
+    path = tmp_path / "old.db"
+    _before, after = old_game()
+    pid = after.pop("_pid")
+    card = {"id": "house/rubber-chicken", "kind": "item", "name": "Rubber Chicken", "set": "house",
+            "bonus": 1, "slot": "other"}
+    after["house_cards"] = [card]
+    with sqlite3.connect(path) as db:
+        db.executescript(OLD_SQLITE_SCHEMA)
+        db.execute("INSERT INTO game VALUES (1, 'OLDGAME', 'classic', 1, ?, ?, '2024-01-01 00:00:00', "
+                   "'2024-01-01 00:00:00')", (json.dumps(after), token_hash("old-host")))
+        db.execute("INSERT INTO seat VALUES (1, 1, ?, ?)", (pid, token_hash("ann-token")))
+    db.close()
+    store = Store(f"sqlite:///{path}")
+    try:
+        assert store.load("OLDGAME")["house_cards"] == [card]
+        with sqlite3.connect(path) as db:
+            state, house = db.execute("SELECT state, house_cards FROM game").fetchone()
+        db.close()
+        assert "house_cards" not in json.loads(state) and json.loads(house) == [card]
+        new = store.apply("OLDGAME", {"type": "level", "player": pid, "delta": 1}, Actor(player=pid))
+        assert new["house_cards"] == [card]
+        assert Store(f"sqlite:///{path}").load("OLDGAME")["house_cards"] == [card]  # as read afresh
+    finally:
+        store.close()
+
+
+def test_a_tap_does_not_write_the_house_cards_again_a_change_to_them_does(stores):
+    store = stores()
+    state, host_token = store.create_game("classic")
+    host = Actor(host=True)
+    code = state["code"]
+    store.apply(code, {"type": "add_house_card", "card": {"kind": "item", "name": "Rubber Chicken"}}, host)
+    pid = store.join(code, "Ann", "female")[1]
+    written: list[str] = []
+
+    def capture(_conn, _cursor, statement, _params, _context, _many):
+        if statement.lstrip().upper().startswith("UPDATE GAME"):
+            written.append(statement)
+
+    sa_event.listen(store.engine, "before_cursor_execute", capture)
+    try:
+        store.apply(code, {"type": "level", "player": pid, "delta": 1}, host)
+        assert written and not any("house_cards" in s for s in written)
+        written.clear()
+        store.apply(code, {"type": "add_house_card", "card": {"kind": "item", "name": "Spork"}}, host)
+        assert any("house_cards" in s for s in written)
+    finally:
+        sa_event.remove(store.engine, "before_cursor_execute", capture)
+    fresh = stores()  # another process reads both back
+    assert [c["name"] for c in fresh.load(code)["house_cards"]] == ["Rubber Chicken", "Spork"]
+
+
 @pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
 def test_an_old_style_postgresql_database_is_stamped_and_upgraded(database_url):
     before, after = old_game()
