@@ -264,3 +264,16 @@ def test_names_are_escaped_on_pages(client):
     html = client.get(f"/games/{table.code}/host").get_data(as_text=True)
     assert "<script>alert(1)</script>" not in html
     assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+
+
+def test_a_change_answers_the_log_tail_and_the_house_cards_only_when_it_changed_them(table):
+    ann = table.join("Ann")["player_id"]
+    added = table.act("host", {"type": "add_house_card", "card": {"kind": "item", "name": "Spork"}})
+    assert [c["name"] for c in added["state"]["house_cards"]] == ["Spork"]
+    for n in range(25):
+        answer = table.act("host", {"type": "level", "player": ann, "delta": 1 if n % 2 == 0 else -1})
+    assert "house_cards" not in answer["state"]  # a table may hold hundreds: GET has them
+    assert answer["state"]["players"][0]["level"] == 2 and answer["state"]["version"] == table.state()["version"]
+    log = table.state()["log"]
+    assert answer["state"]["log"] == log[-20:] and len(log) > 20
+    assert [c["name"] for c in table.state()["house_cards"]] == ["Spork"]

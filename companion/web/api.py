@@ -39,10 +39,18 @@ def public(state: dict) -> dict:
     return words.public_state(state)
 
 
-def answer_state(state: dict) -> dict:
-    """The public state in the answer to a change: the log's tail only."""
+# The actions that change the house cards: their answers carry them; other answers do not
+# (a table may hold hundreds; GET /api/games/<code> has them always).
+HOUSE_CARD_ACTIONS = frozenset(("add_house_card", "import_house_cards", "remove_house_card"))
+
+
+def answer_state(state: dict, *, house_cards: bool = False) -> dict:
+    """The public state in the answer to a change: the log's tail only, and the house cards
+    only when ``house_cards`` (the change was to them)."""
     public_state = words.public_state(state)
-    return {**public_state, "log": public_state["log"][-ANSWER_LOG:]}
+    answer = {k: v for k, v in public_state.items() if house_cards or k != "house_cards"}
+    answer["log"] = public_state["log"][-ANSWER_LOG:]
+    return answer
 
 
 @bp.post("/games")
@@ -83,7 +91,8 @@ def post_action(code):
     if not actor.seated:
         raise Forbidden(N_("Send your seat token (Authorization: Bearer ...) to act in this game."))
     state, happened = store().apply_event(code, action, actor)
-    return jsonify({"state": answer_state(state), "event": with_text(happened)})
+    return jsonify({"state": answer_state(state, house_cards=action.get("type") in HOUSE_CARD_ACTIONS),
+                    "event": with_text(happened)})
 
 
 @bp.post("/games/<code>/check")
