@@ -37,10 +37,9 @@ def test_a_fight_holds_the_screen_and_the_turn_call_leaves_with_the_door(server,
     phone.get_by_label("Level", exact=True).fill("4")
     phone.get_by_role("button", name="Fight").click()
     expect(phone.locator("#fight-h")).to_contain_text("Ann vs Gazebo")
-    # The call is gone, and so is what is not the fight: the ask box, the footer.
+    # The call is gone, and so is the ask box on top.
     expect(call).to_have_count(0)
     expect(ask).to_be_hidden()
-    expect(phone.locator("footer.foot")).to_be_hidden()
     # The fight and Ann's move in it are all in the screen, above the tab bar.
     resolve = phone.get_by_role("button", name="Resolve the fight")
     for part in (phone.locator("#players-strength"), phone.locator("#monsters-strength"),
