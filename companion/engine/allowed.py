@@ -54,7 +54,7 @@ import threading
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
-from .frozen import SharedWrite, frozen_value, thaw
+from .frozen import SharedWrite, copy_state, freeze, frozen_value, thaw
 from .readset import Changes, ReadSet, tracked_root
 from .vocab import LEVEL_SOURCES, SEXES, SIDES, VARIANTS
 
@@ -81,6 +81,7 @@ CARD_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
 
 Candidate = tuple[dict, dict]  # (the params listed, extra fields the check fills in)
 FAST = True  # check on the copy-on-write view; False: a plain deep copy per check (tests compare)
+LAYERS = 8  # versions back a seat's verdicts are carried over from
 
 
 def allowed(state: dict, actor: Any, *, card: Any = None) -> dict[str, list[dict]]:
@@ -114,20 +115,29 @@ class Options:
 
         self.state = state
         self._reducers = engine.REDUCERS
-        self._check = _Checker(state, actor)
-        self._table = _Table(state, actor, card)
+        frozen = freeze(state)
+        self._check = _Checker(frozen, actor)
+        # The candidates are built from a view that records what it read, too: a question's
+        # answer depends on which candidates there are as well as on their verdicts.
+        table_root = tracked_root(frozen)
+        self.candidate_reads = table_root.reads
+        self._table = _Table(copy_state(table_root), actor, card)
         self._candidates: dict[str, list[tuple[dict, dict]]] = {}  # type -> [(listed, action)]
         self._verdicts: dict[tuple[str, int], str | None] = {}  # (type, index) -> rule, "", None
+        self._verdict_reads: dict[tuple[str, int], ReadSet | None] = {}  # what each verdict read
         self._index: dict[tuple[str, tuple], dict[tuple, list[int]]] = {}  # see _matching
         # Each verdict with what its check read (``readset.py``), by the action it checked:
         # the next version's Options takes over those whose reads the changes left alone.
         self._records: dict[tuple, tuple[str | None, ReadSet]] = {}
-        self._inherited: dict[tuple, tuple[str | None, ReadSet]] = {}
-        self._changes = changes
+        # The records of earlier versions, newest first, each with the changes since: a verdict
+        # a page did not ask for at one version may still be taken over at the next.
+        self._layers: list[tuple[dict, list[Changes]]] = []
         if previous is not None and changes is not None and card is None:
             # Handed over, not shared: only the newest Options of a seat holds records (the
             # older ones keep their verdicts), so memory does not grow with the versions.
-            self._inherited, previous._records, previous._inherited = previous._records, {}, {}
+            self._layers = [(previous._records, [changes])] + [
+                (records, since + [changes]) for records, since in previous._layers][:LAYERS - 1]
+            previous._records, previous._layers = {}, []
         self.checked = self.carried = 0  # how many verdicts were checked, how many taken over
         self.allowed = _Listed(self, accepted=True)
         self.refused = _Listed(self, accepted=False)
@@ -151,16 +161,38 @@ class Options:
         if key in self._verdicts:
             return self._verdicts[key]
         identity = _identity(action)
-        record = self._inherited.get(identity)
-        if record is not None and record[1].holds(self._changes):
+        record = None
+        for records, since in self._layers:
+            record = records.get(identity)
+            if record is not None:
+                if not all(record[1].holds(changes) for changes in since):
+                    record = None
+                break
+        if record is not None:
             self.carried += 1
         else:
             self.checked += 1
             record = self._check(action), self._check.reads
         if record[1] is not None:  # None: checked the plain way, nothing recorded
             self._records[identity] = record
+        self._verdict_reads[key] = record[1]
         self._verdicts[key] = record[0]
         return record[0]
+
+    def reads_for(self, question: str, args: tuple, kwargs: dict) -> ReadSet | None:
+        """What the answer to a question asked of this Options (``can``, ``may_try``,
+        ``receivers``) depends on: which candidates there are, and the verdicts it consulted;
+        None when a verdict was worked out the plain way (nothing recorded)."""
+        kind, params = ("give", {"instance": args[0]}) if question == "receivers" else (args[0], kwargs)
+        found = ReadSet()
+        found.update(self.candidate_reads)
+        for index in self._matching(kind, params):
+            if (kind, index) in self._verdicts:  # consulted (any() stops at the first yes)
+                reads = self._verdict_reads[(kind, index)]
+                if reads is None:
+                    return None
+                found.update(reads)
+        return found
 
     def _matching(self, kind: str, params: dict) -> Iterable[int]:
         """The indexes of the candidates of ``kind`` whose listed params include ``params``

@@ -44,6 +44,11 @@ class ReadSet:
         self.touched.add(path)
         self.wholes.add(path)
 
+    def update(self, other: "ReadSet") -> None:
+        """Add what ``other`` read (a page part that asked several questions)."""
+        self.touched |= other.touched
+        self.wholes |= other.wholes
+
     def holds(self, changes: "Changes") -> bool:
         """Whether what was read is the same after ``changes``."""
         return self.touched.isdisjoint(changes.paths) and self.wholes.isdisjoint(changes.above)

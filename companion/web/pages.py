@@ -141,7 +141,7 @@ def _allowed_context(state: dict, actor: Actor, **kwargs) -> dict:
     refused it by a rule the page explains)."""
     found = shared.options(state, actor, **kwargs)
     return {"allowed": found.allowed, "refused": found.refused, "can": found.can,
-            "may_try": found.may_try, "receivers": found.receivers}
+            "may_try": found.may_try, "receivers": found.receivers, "options": found}
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])
@@ -187,7 +187,7 @@ def _view_context(code: str, focus: int | None = None) -> dict:
     if focus not in sheets:
         focus = me if me in players else (sheets[0] if sheets else None)
     allowed = _allowed_context(stored, actor)
-    context = {"state": state, "actor": actor, "me": me, "focus": focus, "sheets": sheets,
+    context = {"state": state, "stored": stored, "actor": actor, "me": me, "focus": focus, "sheets": sheets,
                "player": players.get(focus), "players": players, **_edition_cards(state["edition"]),
                **allowed, **_addressed_to(state, focus)}
     context["sheet"] = lambda: sections.sheet(context)  # kept while it comes out the same

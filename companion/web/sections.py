@@ -24,7 +24,12 @@ from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
+from companion.engine.allowed import Options
+from companion.engine.frozen import is_frozen
+from companion.engine.readset import ReadSet
 from companion.store import Lru
+
+from . import shared
 
 KEPT = 1024  # sections per process: one per (game, seat, sheet shown, language)
 CSRF_PLACEHOLDER = "csrf-placeholder-7f3a"
@@ -68,22 +73,46 @@ def _cache() -> Lru:
     return found
 
 
-def render(template: str, key: tuple, inputs: dict, questions: dict) -> Markup:
+def render(template: str, key: tuple, inputs: dict, questions: dict, *,
+           options: Options | None = None, stored: dict | None = None) -> Markup:
     """``template`` rendered with ``inputs`` and ``questions`` (the engine's answers), or the
     HTML kept under ``key`` when the inputs are equal and every question kept gets the same
-    answer now."""
+    answer now. With the seat's ``options`` and the ``stored`` state they answer for, what
+    the answers depended on is kept too, and when none of it changed since, they are not
+    asked again at all."""
     cache, key = _cache(), (template, str(get_locale()), *key)
     kept = cache.get(key) if current_app.config.get("COMPANION_KEEP_SECTIONS", True) else None
     if kept is not None:
-        kept_inputs, asked, html = kept
-        if kept_inputs == inputs and all(
-                questions[name](*args, **dict(kwargs)) == answer for name, args, kwargs, answer in asked):
+        kept_inputs, asked, html, kept_state, depends_on = kept
+        if kept_inputs == inputs and (
+                _unchanged(depends_on, kept_state, stored) or all(
+                    questions[name](*args, **dict(kwargs)) == answer for name, args, kwargs, answer in asked)):
             return Markup(html.replace(CSRF_PLACEHOLDER, generate_csrf()))
     asked: list = []
     context = {**inputs, **{name: _Asked(name, answer, asked) for name, answer in questions.items()}}
     html = render_template(template, csrf_token=lambda: CSRF_PLACEHOLDER, **context)
-    cache.put(key, (inputs, asked, html))
+    depends_on = _depends_on(options, asked) if stored is not None and is_frozen(stored) else None
+    cache.put(key, (inputs, asked, html, stored if depends_on is not None else None, depends_on))
     return Markup(html.replace(CSRF_PLACEHOLDER, generate_csrf()))
+
+
+def _depends_on(options: Options | None, asked: list) -> ReadSet | None:
+    """All the answers' reads (None when one is not known)."""
+    if options is None:
+        return None
+    found = ReadSet()
+    for name, args, kwargs, _answer in asked:
+        reads = options.reads_for(name, args, dict(kwargs))
+        if reads is None:
+            return None
+        found.update(reads)
+    return found
+
+
+def _unchanged(depends_on: ReadSet | None, kept_state: dict | None, stored: dict | None) -> bool:
+    if depends_on is None or kept_state is None or stored is None or not is_frozen(stored):
+        return False
+    return depends_on.holds(shared.changes(kept_state, stored))
 
 
 def sheet(context: dict) -> Markup:
@@ -97,4 +126,5 @@ def sheet(context: dict) -> Markup:
         "special_cards": context["special_cards"],
     }
     key = (state["code"], context["actor"], context["focus"])
-    return render("_sheet.html", key, inputs, {name: context[name] for name in QUESTIONS})
+    return render("_sheet.html", key, inputs, {name: context[name] for name in QUESTIONS},
+                  options=context.get("options"), stored=context.get("stored"))

@@ -16,6 +16,7 @@ from companion.engine.frozen import is_frozen
 from companion.engine.readset import Changes
 from companion.store import Lru
 
+NOTHING_CHANGED = Changes({}, {})
 KEPT = 2048  # entries per process: a table at a version holds one per language and seat
 
 
@@ -35,6 +36,13 @@ def per_version(state: dict, what: tuple, make: Callable[[], Any]) -> Any:
     return found if found is not None else cache.put(key, make())
 
 
+def changes(before: dict, after: dict) -> Changes:
+    """What differs between two stored states of a game, worked out once per pair."""
+    if before is after:
+        return NOTHING_CHANGED
+    return per_version(after, ("changes", before["version"]), lambda: Changes(before, after))
+
+
 def options(state: dict, actor: Any, *, card: Any = None) -> Options:
     """What ``actor`` may do in this state (``engine.allowed.Options``), worked out as far as
     it is asked, and remembered for the next page of the same seat at the same version.
@@ -49,11 +57,8 @@ def options(state: dict, actor: Any, *, card: Any = None) -> Options:
         cache = _cache()
         last_key = ("last-options", state["code"], actor)
         last = cache.get(last_key)
-        changes = None
-        if last is not None and last.state is not state:
-            changes = per_version(state, ("changes", last.state["version"]),
-                                  lambda: Changes(last.state, state))
-        found = Options(state, actor, previous=last if changes is not None else None, changes=changes)
+        since = changes(last.state, state) if last is not None and last.state is not state else None
+        found = Options(state, actor, previous=last if since is not None else None, changes=since)
         if last is None or last.state["version"] <= state["version"]:
             cache.put(last_key, found)
         return found
