@@ -84,10 +84,16 @@ def render(template: str, key: tuple, inputs: dict, questions: dict, *,
     kept = cache.get(key) if current_app.config.get("COMPANION_KEEP_SECTIONS", True) else None
     if kept is not None:
         kept_inputs, asked, html, kept_state, depends_on = kept
-        if kept_inputs == inputs and (
-                _unchanged(depends_on, kept_state, stored) or all(
-                    questions[name](*args, **dict(kwargs)) == answer for name, args, kwargs, answer in asked)):
-            return Markup(html.replace(CSRF_PLACEHOLDER, generate_csrf()))
+        if kept_inputs == inputs:
+            if _unchanged(depends_on, kept_state, stored):
+                # Still true of this version: the next look compares with it (the changes
+                # between two versions are worked out once for every phone of the table).
+                cache.put(key, (inputs, asked, html, stored, depends_on))
+                return Markup(html.replace(CSRF_PLACEHOLDER, generate_csrf()))
+            if all(questions[name](*args, **dict(kwargs)) == answer for name, args, kwargs, answer in asked):
+                depends_on = _depends_on(options, asked) if stored is not None and is_frozen(stored) else None
+                cache.put(key, (inputs, asked, html, stored if depends_on is not None else None, depends_on))
+                return Markup(html.replace(CSRF_PLACEHOLDER, generate_csrf()))
     asked: list = []
     context = {**inputs, **{name: _Asked(name, answer, asked) for name, answer in questions.items()}}
     html = render_template(template, csrf_token=lambda: CSRF_PLACEHOLDER, **context)
