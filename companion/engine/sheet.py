@@ -267,7 +267,7 @@ def charity(state: dict, giver: dict, edition: Edition, *, order: list | None = 
     lowest discards them. In Russia each Oligarch first takes one card of the excess.
     ``text`` says what happens (a said; None when the hand is within the limit).
     """
-    limit = character.sheet(giver, edition)["hand_limit"]
+    limit = character.hand_limit(giver, edition)  # what the sheet shows, without the rest of it
     excess = max(0, giver["hand"] - limit)
     result = {"excess": excess, "gifts": {}, "discarded": 0, "text": None, "limit": limit}
     if not excess:
