@@ -545,15 +545,21 @@ class Store:
         return self._states.put(game_code, version, _joined(text_, house) | {"version": version})
 
     def _commit(self, code: str, change: Callable[[dict, Session], tuple[dict, str, dict]], *,
-                kind: str, actor: Actor, action: Any) -> tuple[dict, dict]:
+                kind: str, actor: Actor, action: Any, read: Loaded | None = None) -> tuple[dict, dict]:
         """Read, change, write if nobody else wrote meanwhile; retried on a lost race.
 
         ``change(state, session)`` gets this commit's own session, so it can read the event log
-        without taking a second connection from the pool.
+        without taking a second connection from the pool. ``read``: the game as this request
+        read it a moment ago, tried first (the write's version check catches a newer one, and
+        the next try reads again).
         """
         for attempt in range(RETRIES):
             with self._session() as session:
-                game_id, game_code, version, before = self._current(session, code)
+                if attempt == 0 and read is not None and read.state["code"] == code.upper():
+                    game_id, game_code, version, before = (read.game_id, read.state["code"],
+                                                           read.state["version"], read.state)
+                else:
+                    game_id, game_code, version, before = self._current(session, code)
                 # ``before`` is frozen and shared: the change works on its own copy.
                 new, said_event, extra = change(before, session)
                 happened = as_event(said_event)
@@ -613,8 +619,10 @@ class Store:
         new, _event = self.apply_event(code, action, actor, **engine_kwargs)
         return new
 
-    def apply_event(self, code: str, action: Any, actor: Actor, **engine_kwargs) -> tuple[dict, dict]:
-        """Apply an action; the new state and the event it produced (data, see engine/words.py)."""
+    def apply_event(self, code: str, action: Any, actor: Actor, *, read: Loaded | None = None,
+                    **engine_kwargs) -> tuple[dict, dict]:
+        """Apply an action; the new state and the event it produced (data, see engine/words.py).
+        ``read``: the game as the caller read it just before (``Store.read``), tried first."""
         def change(state: dict, _session: Session):
             # On a copy-on-write view of the frozen state: the change copies what it touches.
             try:
@@ -622,7 +630,7 @@ class Store:
             except SharedWrite:  # a reducer wrote where the view had not copied: the plain way
                 new, happened = engine.apply(state, action, actor, **engine_kwargs)
             return settle(new), happened, {}
-        new, extra = self._commit(code, change, kind="action", actor=actor,
+        new, extra = self._commit(code, change, kind="action", actor=actor, read=read,
                                   action=action.model_dump(mode="json") if hasattr(action, "model_dump") else action)
         return new, extra["event"]
 

@@ -422,3 +422,17 @@ def test_database_failures_are_told_as_store_errors(message, sqlstate, kind):
     error = OperationalError("SELECT 1", {}, _Orig(message, sqlstate))
     told = _storage_error(error)
     assert type(told) is kind and told.status == 503 and told.retry_after
+
+
+def test_a_change_tried_on_a_read_gone_stale_is_made_on_the_newer_state(stores):
+    store = stores()
+    state, _host = store.create_game("classic")
+    code, host = state["code"], Actor(host=True)
+    pid = store.join(code, "Ann", "female")[1]
+    seen = store.read(code)  # what a request read before its change
+    store.apply(code, {"type": "level", "player": pid, "delta": 1}, host)  # another phone, meanwhile
+    new, _event = store.apply_event(code, {"type": "gear", "player": pid, "delta": 2}, host, read=seen)
+    assert new["players"][0]["level"] == 2 and new["players"][0]["gear_adjust"] == 2
+    assert new["version"] == seen.state["version"] + 2
+    again = stores().load(code)  # as written
+    assert again["players"][0]["level"] == 2 and again["version"] == new["version"]

@@ -26,7 +26,8 @@ def request_actor(code: str) -> Actor:
     unknown token; an unknown game is a 404 first). Worked out once per request and kept on
     ``g``: the seat's throttle asks before the view does."""
     if g.get("api_actor_code") != code:
-        g.api_actor = store().actor_for(code, bearer_token())
+        g.api_game = store().read(code)  # an unknown game is a 404 before any 403
+        g.api_actor = store().actor(g.api_game, bearer_token())
         g.api_actor_code = code
     return g.api_actor
 
@@ -90,7 +91,8 @@ def post_action(code):
     actor = request_actor(code)
     if not actor.seated:
         raise Forbidden(N_("Send your seat token (Authorization: Bearer ...) to act in this game."))
-    state, happened = store().apply_event(code, action, actor)
+    # The game as request_actor read it is tried first: one read less (the write checks it).
+    state, happened = store().apply_event(code, action, actor, read=g.get("api_game"))
     return jsonify({"state": answer_state(state, house_cards=action.get("type") in HOUSE_CARD_ACTIONS),
                     "event": with_text(happened)})
 
