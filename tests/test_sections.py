@@ -1,6 +1,6 @@
-"""The game page's kept sections (``web/sections.py``) come out exactly as a fresh render
-would, over random games played by several phones; and a section may read only what it was
-given."""
+"""The game page's kept sections (``web/sections.py``: the sheet, the powers) come out
+exactly as a fresh render would, over random games played by several phones with races and
+classes; and a section may read only what it was given."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ from .conftest import Table
 from .engine.test_allowed import FIGHT_MOVES, STEP_CARDS, concrete
 
 CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
+RACES = ("classic/elf", "classic/dwarf", "classic/halfling")
+CLASSES = ("classic/warrior", "classic/wizard", "classic/cleric", "classic/thief")
 
 
 def fragment(client, code: str) -> str:
@@ -37,7 +39,7 @@ def test_a_section_reading_what_it_was_not_given_is_an_error_not_a_blank():
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow,
                                                                 HealthCheck.function_scoped_fixture])
 @given(seed=st.integers(0, 2**32 - 1))
-def test_a_kept_sheet_is_the_sheet_a_fresh_render_gives(app, seed):
+def test_kept_sections_are_what_a_fresh_render_gives(app, seed):
     r = random.Random(seed)
     client = app.test_client()
     table = Table(client)
@@ -47,6 +49,10 @@ def test_a_kept_sheet_is_the_sheet_a_fresh_render_gives(app, seed):
         phones[name] = app.test_client()
         phones[name].set_cookie(f"seat_{table.code}", table.tokens[name])
     host = {"Authorization": f"Bearer {table.host_token}"}
+    for name in phones:  # a race and a class each, so that powers show (and change)
+        for card in (r.choice(RACES), r.choice(CLASSES)):
+            client.post(f"/api/games/{table.code}/actions", headers=host,
+                        json={"type": "play", "player": table.ids[name], "card": card})
     for step in range(14):
         for name, phone in phones.items():
             app.config["COMPANION_KEEP_SECTIONS"] = True
@@ -63,3 +69,35 @@ def test_a_kept_sheet_is_the_sheet_a_fresh_render_gives(app, seed):
         kind = r.choice(fighting) if fighting and r.random() < 0.5 else r.choice(sorted(allowed))
         action = concrete(kind, r.choice(allowed[kind]), state)
         client.post(f"/api/games/{table.code}/actions", json=action, headers=host)
+
+
+def test_a_wizard_in_a_fight_is_offered_the_charm_spell_on_the_monster_by_name(app):
+    client = app.test_client()
+    table = Table(client)
+    table.join("Ann", "female")
+    ann = table.ids["Ann"]
+    phone = app.test_client()
+    phone.set_cookie(f"seat_{table.code}", table.tokens["Ann"])
+    for action in ({"type": "play", "player": ann, "card": "classic/wizard"},
+                   {"type": "set_hand", "player": ann, "count": 3},
+                   {"type": "fight", "player": ann, "monster": {"kind": "monster", "name": "Angry Goose", "level": 1}}):
+        table.act("Ann", action)
+    page = fragment(phone, table.code)
+    charm = re.search(r'name="power" value="wizard-charm".*?</button>', page, re.S)
+    assert charm and "Angry Goose" in charm.group(0)
+
+
+def test_a_thief_is_offered_the_theft_of_each_item_by_its_owner_and_name(app):
+    client = app.test_client()
+    table = Table(client)
+    table.join("Ann", "female")
+    table.join("Bob")
+    ann, bob = table.ids["Ann"], table.ids["Bob"]
+    phone = app.test_client()
+    phone.set_cookie(f"seat_{table.code}", table.tokens["Ann"])
+    table.act("host", {"type": "play", "player": ann, "card": "classic/thief"})
+    table.act("host", {"type": "set_hand", "player": ann, "count": 3})
+    table.act("host", {"type": "play", "player": bob, "card": {"kind": "item", "name": "Spork", "slot": "1-hand"}})
+    page = fragment(phone, table.code)
+    thefts = re.findall(r'name="power" value="thief-theft".*?</button>', page, re.S)
+    assert thefts and all("Bob: Spork" in " ".join(t.split()) for t in thefts)

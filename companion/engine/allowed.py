@@ -179,11 +179,20 @@ class Options:
         self._verdicts[key] = record[0]
         return record[0]
 
+    def power_moves(self, player: int | None = None) -> list[dict]:
+        """The ``use_power`` entries allowed now (for ``player``'s powers, when given)."""
+        return self.entries("use_power", accepted=True, **({} if player is None else {"player": player}))
+
     def reads_for(self, question: str, args: tuple, kwargs: dict) -> ReadSet | None:
         """What the answer to a question asked of this Options (``can``, ``may_try``,
         ``receivers``) depends on: which candidates there are, and the verdicts it consulted;
         None when a verdict was worked out the plain way (nothing recorded)."""
-        kind, params = ("give", {"instance": args[0]}) if question == "receivers" else (args[0], kwargs)
+        if question == "receivers":
+            kind, params = "give", {"instance": args[0]}
+        elif question == "power_moves":
+            kind, params = "use_power", ({} if args[0] is None else {"player": args[0]})
+        else:
+            kind, params = args[0], kwargs
         found = ReadSet()
         found.update(self.candidate_reads)
         for index in self._matching(kind, params):

@@ -141,7 +141,8 @@ def _allowed_context(state: dict, actor: Actor, **kwargs) -> dict:
     refused it by a rule the page explains)."""
     found = shared.options(state, actor, **kwargs)
     return {"allowed": found.allowed, "refused": found.refused, "can": found.can,
-            "may_try": found.may_try, "receivers": found.receivers, "options": found}
+            "may_try": found.may_try, "receivers": found.receivers, "power_moves": found.power_moves,
+            "options": found}
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])
@@ -190,7 +191,8 @@ def _view_context(code: str, focus: int | None = None) -> dict:
     context = {"state": state, "stored": stored, "actor": actor, "me": me, "focus": focus, "sheets": sheets,
                "player": players.get(focus), "players": players, **_edition_cards(state["edition"]),
                **allowed, **_addressed_to(state, focus)}
-    context["sheet"] = lambda: sections.sheet(context)  # kept while it comes out the same
+    context["sheet"] = lambda: sections.sheet(context)  # kept while they come out the same
+    context["powers"] = lambda: sections.powers(context)
     return context
 
 

@@ -33,7 +33,7 @@ from . import shared
 
 KEPT = 1024  # sections per process: one per (game, seat, sheet shown, language)
 CSRF_PLACEHOLDER = "csrf-placeholder-7f3a"
-QUESTIONS = ("can", "may_try", "receivers")  # the engine's answers a section may ask for
+QUESTIONS = ("can", "may_try", "receivers", "power_moves")  # the engine's answers a section may ask for
 
 
 class SectionInputError(RuntimeError):
@@ -133,4 +133,25 @@ def sheet(context: dict) -> Markup:
     }
     key = (state["code"], context["actor"], context["focus"])
     return render("_sheet.html", key, inputs, {name: context[name] for name in QUESTIONS},
+                  options=context.get("options"), stored=context.get("stored"))
+
+
+def powers(context: dict) -> Markup:
+    """The race and class powers of the player this phone shows (``_powers.html``): their
+    names and cards, the players they may name and the fight's monsters, nothing else."""
+    state, player = context["state"], context["player"]
+    fight = state.get("combat")
+    inputs = {
+        "player": None if player is None else Only(id=player["id"], powers=player.get("powers"),
+                                                   hand=player.get("hand")),
+        "me": context["me"], "focus": context["focus"],
+        "state": Only(code=state["code"], powers=state["powers"],
+                      combat=None if not fight else Only(monsters=[Only(name=m.get("name"))
+                                                                   for m in fight.get("monsters") or ()])),
+        "players": Only({pid: Only(name=p["name"], cards=[Only(iid=e["iid"], card=Only(name=e["card"].get("name")))
+                                                          for e in p.get("cards") or ()])
+                         for pid, p in context["players"].items()}),
+    }
+    key = (state["code"], context["actor"], context["focus"])
+    return render("_powers.html", key, inputs, {name: context[name] for name in QUESTIONS},
                   options=context.get("options"), stored=context.get("stored"))
