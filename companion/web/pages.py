@@ -350,7 +350,8 @@ def act(code):
     actor, _ = _actor(code)
     action = action_from_form(request.form)
     # A refusal becomes a notice in place (htmx) or the error page, in companion/web/errors.py.
-    _new, happened = store().apply_event(code, action, actor)
+    # The game as _actor read it is tried first (the write's version check catches a newer one).
+    _new, happened = store().apply_event(code, action, actor, read=g.get("loaded"))
     _changed()
     return _after_change(code, done=words.text(happened), undoable=True)
 
