@@ -214,18 +214,26 @@ _sheets: OrderedDict = OrderedDict()  # id(player) -> (player, edition id, sheet
 _sheets_lock = threading.Lock()
 
 
+def _of_the_player(player: dict, edition: editions.Edition) -> dict:
+    """What a phone shows of a player that depends on that player alone: the character
+    sheet, the powers they hold, the items a curse makes them pick from."""
+    return {**character.sheet(player, edition), "powers": powers.held(player, edition.id),
+            # Items a curse takes where the victim has to pick which (classic, Curses).
+            "pending_losses": sheet_rules.pending_losses_view(player)}
+
+
 def _sheet_of(player: dict, edition: editions.Edition) -> dict:
-    """``character.sheet``, a function of the player alone, remembered for a frozen player
-    record: the store's states share an unchanged player between versions (``freeze_like``),
-    so a tap recomputes only the sheet of the players it changed. Read-only (frozen)."""
+    """``_of_the_player``, remembered for a frozen player record: the store's states share an
+    unchanged player between versions (``freeze_like``), so a tap works out again only the
+    players it changed. Read-only (frozen)."""
     if not is_frozen(player):
-        return character.sheet(player, edition)
+        return _of_the_player(player, edition)
     with _sheets_lock:
         found = _sheets.get(id(player))
         if found is not None and found[0] is player and found[1] == edition.id:
             _sheets.move_to_end(id(player))
             return found[2]
-    worked_out = freeze(character.sheet(player, edition))
+    worked_out = freeze(_of_the_player(player, edition))
     with _sheets_lock:  # the record is kept with its sheet, so its id names no other meanwhile
         _sheets[id(player)] = (player, edition.id, worked_out)
         while len(_sheets) > SHEETS_KEPT:
@@ -245,9 +253,6 @@ def public_state(state: dict) -> dict:
         view.update(_sheet_of(player, edition))
         # A Halfling's sale may still mark one item doubled this turn (classic, Items).
         view["double_sale"] = sheet_rules.double_sale_open(state, player, edition)
-        view["powers"] = powers.held(player, edition.id)
-        # Items a curse takes where the victim has to pick which (classic, Curses).
-        view["pending_losses"] = sheet_rules.pending_losses_view(player)
         if player["id"] == state["turn"]:
             # Shown on the End turn button, so the player sees Charity before committing.
             view["charity_preview"] = sheet_rules.charity(state, player, edition)["text"] or None
