@@ -458,6 +458,16 @@
   }
   document.addEventListener("DOMContentLoaded", keepAwake);
 
+  // A question typed into a search box before htmx was listening (a slow phone, a page still
+  // loading) is asked once it is: htmx sets itself up on DOMContentLoaded, before this runs,
+  // and takes the box's value then as already seen (so an "input" would not count as changed);
+  // the search forms also listen to "search", the event of pressing Enter in the box.
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll('input[type="search"]').forEach(function (box) {
+      if (box.value !== box.defaultValue) box.dispatchEvent(new Event("search", {bubbles: true}));
+    });
+  });
+
   // A tap that cannot be taken back easily asks first (data-confirm on the button or form).
   document.addEventListener("submit", function (event) {
     var button = event.submitter, form = event.target;

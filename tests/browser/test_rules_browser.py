@@ -40,3 +40,19 @@ def test_a_refusal_on_a_phone_links_to_its_full_ruling(server, phones):
     expect(notice).to_contain_text("Munchkin Tails")
     notice.get_by_role("link").click()
     expect(phone.locator("#ruling")).to_contain_text("level-minimum")
+
+
+def test_a_question_typed_before_the_page_is_ready_is_asked_once_it_is(server, phones):
+    """A slow phone: the player types while the page's scripts are still on their way."""
+    (phone,) = phones(1)
+    held = []
+    phone.route("**/htmx.min.js", lambda route: held.append(route))  # let through below, once typed
+    with phone.expect_request("**/htmx.min.js"):
+        phone.goto(f"{server.url}/rules?q=can+i+sell+stuff+to+hit+lvl+10&edition=classic",
+                   wait_until="commit")
+    expect(phone.locator(".ruling-hit").first).to_have_attribute("data-rule", "level-ten-needs-kill")
+    phone.get_by_label("Your question, in your own words").fill("does my helpr get a level")
+    expect(phone.locator(".ruling-hit").first).to_have_attribute("data-rule", "level-ten-needs-kill")
+    assert held, "the page is waiting for htmx"
+    held[0].continue_()
+    expect(phone.locator(".ruling-hit").first).to_have_attribute("data-rule", "helper-no-level")
