@@ -1,6 +1,6 @@
 """Cards a sentence names: "does the wishing ring stop a curse" names the Wishing Ring.
 
-The arbiter shows a named card's catalog facts beside the rulings (issue 24). A card is named
+The arbiter shows a named card's catalog facts beside the rulings. A card is named
 when its printed name or one of its ``aka`` names appears in the question as whole words, after
 the catalog's own normalization (case, accents and punctuation dropped: "3872 orcs" names the
 3,872 Orcs). A question word may carry a plural or possessive "s" ("pit bulls" names the Pit

@@ -216,7 +216,7 @@ class _Card(_Strict):
     unknown: list[Annotated[UnicodeText, Field(max_length=40)]] = Field(default_factory=list, max_length=20)
 
 
-#: A monster's rules for the fight that are more than a number (issue 24), beside ``effects``;
+#: A monster's rules for the fight that are more than a number, beside ``effects``;
 #: companion/engine/monster_conditions.py and combat.py apply each, and
 #: tests/engine/test_monster_rules.py holds a check per word (a word without one fails there).
 FightRuleWord = Literal["level_ignored", "no_help", "discard_item_first", "drop_to_escape",

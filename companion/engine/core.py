@@ -3,7 +3,8 @@ the registry of reducers by action ``type``, and the moves of the table every do
 (whose seat, the current fight, levels, turns).
 
 The reducers live by domain in ``companion/engine/reducers/``: table, sheet, fight, help,
-house. ``actions.apply`` is the only way a game changes.
+house, powers, divine. ``actions.apply`` is the way a game's play changes; seating a player and
+undoing are still decided by the store (``Store.join``, ``Store.undo_event``).
 """
 
 from __future__ import annotations

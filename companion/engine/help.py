@@ -1,4 +1,4 @@
-"""Who could turn a losing fight by helping, and what a fair bribe would be (issue 6).
+"""Who could turn a losing fight by helping, and what a fair bribe would be.
 
 Both functions only read: they run ``combat.compute`` with each candidate as the helper, so
 a candidate's strength includes their own abilities (a Dog helping) and the fighter's (a

@@ -8,7 +8,7 @@
   fight is lost, such a player escapes it without rolling and suffers nothing, not even its
   ``on_flee`` steps (the escape row says ``not_pursued``; combat.py computes it).
 
-Fight rules (a monster card's ``fight_rules``, catalog schema ``FightRule``; issue 24), each
+Fight rules (a monster card's ``fight_rules``, catalog schema ``FightRule``), each
 with its ruling in ``rulings/monsters.json``:
 
 - ``no_help`` (Gazebo, ``monster-no-help``): while it is in the fight, joining as a helper is

@@ -170,7 +170,7 @@ def seat_order(state: dict) -> list[int]:
 
 
 def combat_view(state: dict, *, helpers: bool = True) -> dict | None:
-    """The computed fight (issue 5's combat object), or None when nobody is fighting.
+    """The computed fight (the API's ``combat`` object), or None when nobody is fighting.
 
     ``helpers`` adds who could help and a bribe for each (two more computations per player);
     the reducers only need the numbers and leave it out.

@@ -1,4 +1,5 @@
-"""The JSON API (issue 2's exact interface, and what the later issues add to it)."""
+"""The JSON API: games, seats, actions, undo, history, the live stream, the schema and what a
+seat may do. Its URLs and fields are an interface: added to, never renamed."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The quick calculator: the fight computation for a table that keeps no game in the app.
 
-Nothing is stored. ``POST /api/combat`` takes issue 5's calculator body; ``/calculator`` is
+Nothing is stored. ``POST /api/combat`` takes the calculator's body (below); ``/calculator`` is
 the same computation as a one-page form on a phone.
 """
 
@@ -29,7 +29,7 @@ bp = Blueprint("calculator", __name__)
 MAX_CARDS = 30
 
 
-# --- the request (issue 5's calculator body) as a model --------------------------------------
+# --- the request (the calculator's body) as a model ------------------------------------------
 
 class _Body(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)

@@ -340,8 +340,8 @@ def _after_change(code: str, done: str | None = None, undoable: bool = False):
     return redirect(target, 303)
 
 
-# Every accepted tap that changes the game says what it did and offers to undo it right there
-# (issue 25): a wrong tap is one tap away from undone, whatever it was.
+# Every accepted tap that changes the game says what it did and offers to undo it right there:
+# a wrong tap is one tap away from undone, whatever it was.
 
 
 @bp.post("/games/<code>/act")

@@ -1,4 +1,4 @@
-"""Fights (issue 5): starting, monsters and enhancers, one-shots, helping, resolving, running away."""
+"""Fights: starting, monsters and enhancers, one-shots, helping, resolving, running away."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Help and bribes (issue 6): offers, accepting and declining."""
+"""Help and bribes: offers, accepting and declining."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""House cards (issue 4): a table's own cards."""
+"""House cards: a table's own cards."""
 
 from __future__ import annotations
 

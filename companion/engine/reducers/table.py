@@ -1,4 +1,4 @@
-"""The table (issue 2): levels, gear, turns, hands, optional rules, names, seats.
+"""The table: levels, gear, turns, hands, optional rules, names, seats.
 
 Each reducer returns an event (``words.py``); the sentence of each kind is registered next to
 the reducer that emits it.
