@@ -96,9 +96,10 @@ def has_super_munchkin(player: Player) -> bool:
 
 def half_human(player: Player, edition: Edition) -> bool:
     """Classic: Half-Breed on a single race makes the player half that race and half human,
-    so effects and conditions on Humans apply too. The later rulebooks instead let the lone
-    race shed its drawbacks (``lone_card_sheds_drawbacks``) and have no half-human rule."""
-    return (edition.half_breed and not edition.lone_card_sheds_drawbacks
+    so effects and conditions on Humans apply too (its rulebook, Half-Breed and Super
+    Munchkin); the lone race still sheds its drawbacks, as the card says (``free_race``).
+    Tails has no half-human rule."""
+    return (edition.half_breed and edition.half_breed_half_human
             and edition.default_race is not None and has_half_breed(player)
             and len(race_cards(player)) == 1)
 
@@ -120,8 +121,9 @@ def classes(player: Player, edition: Edition) -> list[str]:
 
 
 def free_race(player: Player, edition: Edition) -> str | None:
-    """The race whose drawbacks the player sheds: a lone race card plus Half-Breed."""
-    if edition.lone_card_sheds_drawbacks and has_half_breed(player):
+    """The race whose drawbacks the player sheds: a lone race card plus Half-Breed (rule
+    ``edition.half_breed_rule``: classic by its Half-Breed card, Tails by its rulebook)."""
+    if edition.lone_race_sheds_drawbacks and has_half_breed(player):
         cards = race_cards(player)
         if len(cards) == 1:
             return card_slug(cards[0])
@@ -447,7 +449,25 @@ def sheet(player: Player, edition: Edition) -> dict:
                    for e in cards_of(player, "curse")],
         "empty_hands": empty_hands(player, edition),
         "death": death_view(player, edition),
+        "drawbacks_shed": drawbacks_shed(player, edition),
     }
+
+
+# The ruling behind a lone class with Super Munchkin shedding its drawbacks (Oz, Russia, Tails).
+LONE_CLASS_RULE = "single-race-no-drawbacks"
+
+
+def drawbacks_shed(player: Player, edition: Edition) -> list[dict]:
+    """The race or class card whose drawbacks the player sheds (a lone race with Half-Breed, a
+    lone class with Super Munchkin), each with the rule id that says so (for the sheet)."""
+    out = []
+    race = free_race(player, edition)
+    if race is not None:
+        out.append({"kind": "race", "slug": race, "rule": edition.half_breed_rule})
+    klass = free_class(player, edition)
+    if klass is not None:
+        out.append({"kind": "class", "slug": klass, "rule": LONE_CLASS_RULE})
+    return out
 
 
 def death_view(player: Player, edition: Edition) -> dict | None:

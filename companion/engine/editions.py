@@ -37,14 +37,25 @@ class Edition:
     grouping_tags: tuple[str, ...] = ()  # monster groups the rulebook names
     variants: tuple[str, ...] = ("listen_at_the_door", "shared_victory")
     default_race: str | None = "human"  # what a player without a race card is
-    # Oz, Russia, Tails: one race + Half-Breed (one class + Super Munchkin) keeps the
-    # advantages and sheds the drawbacks. The classic text makes the player half human instead.
     big_item_limit: bool = True  # Tails and Spell Skool print no limit on Big items
+    # Oz, Russia, Tails: one class + Super Munchkin keeps the advantages and sheds the
+    # drawbacks (their rulebooks). Classic's Super Munchkin needs two classes.
     lone_card_sheds_drawbacks: bool = True
+    # One race + Half-Breed keeps the race's advantages and sheds its drawbacks: Tails by its
+    # rulebook, classic by its Half-Breed card (the ruling ``half_breed_rule`` names says so);
+    # classic's rulebook also makes such a player half human (``half_breed_half_human``).
+    lone_race_sheds_drawbacks: bool = True
+    half_breed_half_human: bool = False
+    half_breed_rule: str = "single-race-no-drawbacks"
     # classic: Super Munchkin goes as soon as either class card goes; later rulebooks allow
     # Super Munchkin on a single class, so it only goes with the last class card.
     super_munchkin_lost_with_either_class: bool = False
     class_word: str = "class"  # Spell Skool calls its classes clubs
+    # The Wizard's Flight Spell: the older card text has its cards discarded while running
+    # away (the app adds them to the roll about to be made); the current card discards them
+    # after a failed roll, nothing when the roll escapes (official updates; ruling
+    # ``wizard-flight-timing``).
+    flight_after_failed_roll: bool = False
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -67,6 +78,7 @@ EDITIONS: dict[str, Edition] = {
             races=("elf", "dwarf", "halfling"), classes=("warrior", "wizard", "thief", "cleric"),
             half_breed=True, super_munchkin=True, dead_redraw=2, elf_helper_levels=True,
             variants=("faster_play",), lone_card_sheds_drawbacks=False,
+            half_breed_half_human=True, half_breed_rule="half-breed-single-race-classic",
             super_munchkin_lost_with_either_class=True,
             monsters_never_below_level_one=True,
             notes=("older text: a dead player draws two from each deck",),
@@ -110,8 +122,10 @@ def get(edition_id: str) -> Edition:
 # The publisher's later rulings that change a printed rule, for a table that chose them
 # (variant ``official_updates``): Steve Jackson Games' 2018 rules update ends a fight as soon as
 # its last monster is gone and lets nobody be made to help in a fight for the win, in every
-# edition (the rulings: companion/rulebase/rulings/official.json).
-OFFICIAL_UPDATES = {"fight_ends_without_monsters": True, "forced_help_never_wins": True}
+# edition (the rulings: companion/rulebase/rulings/official.json); the current Wizard card
+# discards Flight's cards after a failed run-away roll (rulings/powers.json).
+OFFICIAL_UPDATES = {"fight_ends_without_monsters": True, "forced_help_never_wins": True,
+                    "flight_after_failed_roll": True}
 
 
 def in_play(edition: Edition, variants: dict | None) -> Edition:

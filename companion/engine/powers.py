@@ -23,7 +23,9 @@ What each field means:
 - ``effect``: ``strength`` (``per_card`` x cards for the user in this fight, only when a
   monster has ``tag``; no ``per_card``: the table enters the card's ``bonus``, or records it),
   ``backstab`` (``value`` off the target's strength; no ``value``: the table's ``bonus``),
-  ``flight`` (+``per_card`` x cards to one run-away roll, then the roll), ``second_try``
+  ``flight`` (+``per_card`` x cards to one run-away roll, then the roll; with the official
+  updates the die comes first and the cards are paid only when the bare roll failed, rule
+  ``wizard-flight-timing``), ``second_try``
   (a failed roll is rolled again, then the roll), ``charm`` (one monster leaves: its
   treasures are won, its level is not), ``theft`` (a Small item of another player: on
   ``roll_needs`` or more it is the thief's, else the thief loses a level; no ``roll_needs``:

@@ -83,7 +83,8 @@ def curse_candidates(player: dict, slot: str) -> list[dict]:
 # --- an item a curse takes, when the victim has to pick it ----------------------------------
 # Stored on the victim as ``pending_losses``: [{"card": curse name, "candidates": [iid, ...]}].
 # The victim settles one by discarding one of its candidates; until then those items may not
-# be sold or given away (rule ``curse-pick-first``).
+# be sold or given away (rule ``curse-pick-first``), and no item may be equipped or unequipped
+# (rule ``curse-no-swap``).
 
 
 def owe_loss(player: dict, curse: dict, candidates: list[dict]) -> None:
@@ -126,6 +127,17 @@ def check_not_owed(player: dict, iids: list) -> None:
             raise RuleViolation("curse-pick-first", N_("%(name)s must first pick the item %(curse)s "
                                                        "takes (%(card)s is one it may take)"),
                                 name=player["name"], curse=loss["card"], card=owed[0])
+
+
+def check_no_pick_waiting(player: dict) -> None:
+    """Refuse changing which items are worn while a curse's pick is still waiting on
+    ``player`` (rule ``curse-no-swap``): the curse takes what was worn when it was played, and
+    the worn items stay as they are until the victim has picked. Only the flag is read."""
+    losses = player.get("pending_losses")
+    if losses:
+        raise RuleViolation("curse-no-swap", N_("%(name)s must first pick the item %(curse)s takes: "
+                                                "worn items stay as they are until then"),
+                            name=player["name"], curse=losses[0]["card"])
 
 
 def pending_losses_view(player: dict) -> list[dict]:

@@ -91,8 +91,10 @@ def test_a_race_without_half_breed_keeps_its_drawbacks():
     assert ch.sheet(player(HALFLING), CLASSIC)["run_away"] == -1
 
 
-def test_classic_half_breed_with_one_race_is_half_human_and_keeps_the_drawbacks():
-    assert ch.sheet(player(HALFLING, HALF_BREED), CLASSIC)["run_away"] == -1
+def test_classic_half_breed_with_one_race_is_half_human_and_sheds_the_drawbacks():
+    # the classic Half-Breed card (ruling half-breed-single-race-classic); half human: its rulebook
+    assert ch.sheet(player(HALFLING, HALF_BREED), CLASSIC)["run_away"] == 0
+    assert ch.races(player(HALFLING, HALF_BREED), CLASSIC) == ["halfling", "human"]
 
 
 @pytest.mark.parametrize("edition", [OZ, RUSSIA, TAILS], ids=lambda e: e.id)

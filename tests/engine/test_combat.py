@@ -94,12 +94,14 @@ def test_lone_class_with_super_munchkin_gives_no_monster_bonus_but_suffers_its_p
     assert fight(two, hates, edition=edition)["monsters_strength"] == 9
 
 
-def test_lone_race_with_half_breed_gives_no_monster_bonus_in_tails_but_does_in_classic():
+def test_lone_race_with_half_breed_gives_no_monster_bonus_in_tails_nor_in_classic():
+    # Tails by its rulebook, classic by its Half-Breed card (ruling half-breed-single-race-classic)
     mouse = {"kind": "race", "name": "Mouse"}
     chihuahua = monster("Chihuahua", 6, 2, {"stat": "strength", "value": 4,
                                             "if": {"race": "mouse"}})
     assert fight(player(1, mouse, HALF_BREED), chihuahua, edition=TAILS)["monsters_strength"] == 6
-    assert fight(player(1, ELF, HALF_BREED), SLIME, edition=CLASSIC)["monsters_strength"] == 5
+    assert fight(player(1, ELF, HALF_BREED), SLIME, edition=CLASSIC)["monsters_strength"] == 1
+    assert fight(player(1, ELF), SLIME, edition=CLASSIC)["monsters_strength"] == 5
 
 
 def test_a_sex_condition_on_a_monster():

@@ -13,7 +13,7 @@ double sale is the ``sell`` action's ``doubled`` (reducers/sheet.py) and not rep
 
 from __future__ import annotations
 
-from .. import character, powers, sheet
+from .. import character, editions, powers, sheet
 from ..core import REDUCERS, Context, in_fight, own, reducer
 from ..errors import BadAction, RuleViolation
 from ..powers import Power
@@ -59,9 +59,20 @@ def _use_power(state, action, actor, ctx):
     if player["dead"]:
         raise RuleViolation("power-dead", N_("%(name)s is dead until the next turn"), name=player["name"])
     target = find_player(state, action["target"], "target") if "target" in action else None
-    monster = _timing(state, power, player, target, action)
+    after_fail = power.effect == "flight" and editions.in_play(
+        ctx.edition, state.get("variants")).flight_after_failed_roll
+    monster = _timing(state, power, player, target, action, after_fail)
     hand, play = _cost(power, player, action)
     _limit(state, power, player, target, monster, hand + len(play))
+    if after_fail:  # the die first: the cards are discarded only after a failed roll
+        roll, waiting = _flight_roll(state, power, player, monster, action, ctx)
+        if roll is not None:  # it escapes on the die alone: nothing discarded
+            hand, play = 0, []
+        paid = _pay(power, player, hand, play, ctx)
+        parts = _flight_after_fail(state, power, player, monster, paid, roll, waiting, action, actor, ctx)
+        _remember(state, power, player, target, monster, paid["n"])
+        return event("power", *parts, player=player["id"], name=player["name"], power=said(power.name),
+                     power_id=power.id, cost=paid["said"], cards=paid["n"])
     paid = _pay(power, player, hand, play, ctx)
     parts = _effect(state, power, player, target, monster, paid, action, actor, ctx)
     _remember(state, power, player, target, monster, paid["n"])
@@ -118,7 +129,8 @@ def _monster_index(state: dict, action: dict) -> int:
     return index
 
 
-def _timing(state: dict, power: Power, player: dict, target: dict | None, action: dict) -> int | None:
+def _timing(state: dict, power: Power, player: dict, target: dict | None, action: dict,
+            after_fail: bool = False) -> int | None:
     """Refuse a power used out of its time; answer the monster it names, if any."""
     when = power.when
     fight = state.get("combat")
@@ -160,7 +172,8 @@ def _timing(state: dict, power: Power, player: dict, target: dict | None, action
                 raise RuleViolation("power-running", N_("%(power)s rolls a failed run-away roll again: "
                                                         "there is none waiting against that monster"),
                                     power=said(power.name))
-        elif rolled:
+        elif rolled and not (after_fail and all(e.get("second_try") for e in rolled)):
+            # (after a failed roll, Flight may still take a roll that waits, e.g. a Halfling's)
             raise RuleViolation("power-running", N_("%(name)s already rolled against that monster"),
                                 name=player["name"])
         return index
@@ -353,6 +366,54 @@ def _effect(state, power, player, target, monster, paid, action, actor, ctx) -> 
     if effect == "resurrection":
         return [said(N_("takes the top discard instead of drawing face up"))]
     return [said(N_("the table applies what the card says"))]
+
+
+# --- Flight after a failed roll (the current Wizard card; variant official_updates) ---------
+
+def _flight_roll(state, power, player, monster, action, ctx) -> tuple[int | None, dict | None]:
+    """The run-away roll Flight's cards are added to, once it has failed (rule
+    ``wizard-flight-timing``): a failed roll waiting against that monster, the die result the
+    action gives, or the app's roll. Returns ``(roll, None)`` when that roll escapes on its
+    own (no card is discarded then; a die result that escapes is refused), else
+    ``(None, failed)`` with ``failed`` = ``{"roll", "waiting"}``."""
+    waiting = next((e for e in state["combat"]["escapes"] if e["player"] == player["id"]
+                    and e["monster"] == monster and e.get("second_try")), None)
+    if waiting is not None:
+        if action.get("roll") not in (None, waiting["roll"]):
+            raise RuleViolation("wizard-flight-timing", N_("%(name)s already rolled %(roll)s against that "
+                                                      "monster: Flight's cards go on that roll"),
+                                name=player["name"], roll=waiting["roll"])
+        return None, {"roll": waiting["roll"], "waiting": waiting}
+    given = action.get("roll")
+    roll = given if given is not None else ctx.rng.randint(1, 6)
+    row = next(e for e in combat_view(state, helpers=False)["escape"]
+               if e["player"] == player["id"] and e["monster"] == monster)
+    if row.get("auto") or roll >= row["needs"]:
+        if given is not None:
+            raise RuleViolation("wizard-flight-timing", N_("a roll of %(roll)s escapes already (needs "
+                                                      "%(needs)s): Flight's cards are discarded only "
+                                                      "after a failed roll"),
+                                roll=roll, needs=row["needs"])
+        return roll, None
+    return None, {"roll": roll, "waiting": None}
+
+
+def _flight_after_fail(state, power, player, monster, paid, roll, failed, action, actor, ctx) -> list:
+    if failed is None:  # the app's die escaped alone: the roll stands, no card discarded
+        ran = _delegate(state, "run_away", _roll({"roll": roll}, player, monster), actor, ctx)
+        return [said(N_("the roll escapes without it: no card discarded")), ran]
+    bonus = power.per_card * paid["n"]
+    _shot(state, {"kind": "other", "name": power.name,
+                  "effects": [{"stat": "run_away", "value": bonus}]},
+          player["id"], player["id"], power, monster=monster)
+    fields = _roll({"roll": failed["roll"]}, player, monster)
+    if failed["waiting"] is not None:  # that roll is made again with the bonus, its catch waits no more
+        fight = state["combat"]
+        fight["escapes"] = [e for e in fight["escapes"] if e is not failed["waiting"]]
+        fields["_second_try"] = True
+    ran = _delegate(state, "run_away", fields, actor, ctx)
+    return [said(N_("after a failed roll of %(roll)s: +%(bonus)s to it"), roll=failed["roll"],
+                 bonus=bonus), ran]
 
 
 def _roll(action: dict, player: dict, monster: int) -> dict:

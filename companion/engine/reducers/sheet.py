@@ -143,6 +143,8 @@ def _equip(state, action, actor, ctx):
         raise BadAction(N_("%(card)s is not an item."), card=entry["card"]["name"])
     if in_fight(state) and player["id"] in (state["combat"]["fighter"], state["combat"].get("helper")):
         raise RuleViolation("no-equip-in-combat", N_("%(name)s is in a fight"), name=player["name"])
+    # No swapping worn items while a curse is resolved (its pick waits on the victim).
+    sheet.check_no_pick_waiting(player)
     if equipped:
         character.check_equip(player, entry["iid"], ctx.edition)
     entry["equipped"] = equipped
