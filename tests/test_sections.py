@@ -101,3 +101,30 @@ def test_a_thief_is_offered_the_theft_of_each_item_by_its_owner_and_name(app):
     page = fragment(phone, table.code)
     thefts = re.findall(r'name="power" value="thief-theft".*?</button>', page, re.S)
     assert thefts and all("Bob: Spork" in " ".join(t.split()) for t in thefts)
+
+
+def test_no_two_power_buttons_read_the_same_each_names_its_power(app):
+    # A Cleric fighting an undead: Turning and Resurrection both pay with cards from the hand.
+    client = app.test_client()
+    table = Table(client)
+    table.join("Ann", "female")
+    ann = table.ids["Ann"]
+    phone = app.test_client()
+    phone.set_cookie(f"seat_{table.code}", table.tokens["Ann"])
+    for action in ({"type": "play", "player": ann, "card": "classic/cleric"},
+                   {"type": "set_hand", "player": ann, "count": 3},
+                   {"type": "fight", "player": ann,
+                    "monster": {"kind": "monster", "name": "Undead Horse", "level": 4, "tags": ["undead"]}}):
+        table.act("Ann", action)
+    names = {"cleric-turning": "Turning", "cleric-resurrection": "Resurrection"}
+    page = fragment(phone, table.code)
+    sections = page.split('<section class="card powers"')[1:]  # on the sheet and in the fight
+    assert sections and "✨" not in page
+    for section in sections:
+        buttons = re.findall(r'name="power" value="([\w-]+)".*?<button[^>]*>(.*?)</button>',
+                             section.split("</section>")[0], re.S)
+        said = [" ".join(re.sub(r"<[^>]+>", "", text).split()) for _power, text in buttons]
+        assert len({power for power, _text in buttons}) >= 2, said  # two powers on offer
+        assert len(said) == len(set(said)), said
+        for (power, _text), words in zip(buttons, said):
+            assert words.startswith(names[power] + ": "), words
