@@ -11,6 +11,16 @@ format hold the whole state before them; undo reads both.)
 
 Undo never takes back the id counter or the log: player ids and card instance ids are never
 reused, and the history stays honest.
+
+What one game stores is bounded (``COMPANION_MAX_GAME_BYTES``, 20 MB by default). Undo needs the
+patches of the latest changes only: every ``COMPACT_EVERY`` versions, the events that undo can
+no longer reach (below the ``UNDO_KEPT`` latest changes still on undo's stack, and older undos
+and undone changes) keep their action and words but lose their patch (``COMPACTED``); undo
+still reaches back at least 200 changes. The game
+row keeps its log's size (``game.log_bytes``), raised in the same UPDATE as each change, so
+the bound costs no query per tap: a change that would cross it is refused (``TooLarge``) and
+writes nothing, while undo and removing a house card, which let a full game carry on, are never
+refused by it. A real game night (5,000 events) stores a few MB.
 """
 
 from __future__ import annotations
@@ -18,6 +28,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
 import secrets
 import sqlite3
 import time
@@ -27,7 +38,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 import jsonpatch
-from sqlalchemy import delete, event as sa_event, insert, text, update
+from sqlalchemy import delete, event as sa_event, func, insert, or_, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, TimeoutError as PoolTimeout
 from sqlmodel import Field, Session, SQLModel, create_engine, select
@@ -49,6 +60,16 @@ MAX_STATE_BYTES = 1_000_000  # a long real game is ~50 KB; 300 house cards add ~
 # Parts of the state that undo does not restore: the log (the history stays honest), the id
 # counter (ids are never reused) and the version (it only goes up).
 NOT_UNDONE = ("log", "next_id", "version")
+MAX_GAME_BYTES = 20_000_000  # what one game may store: state, house cards and its event log
+# Compaction keeps the patches of the UNDO_KEPT latest changes on undo's stack, every
+# COMPACT_EVERY versions; undos in between use up at most COMPACT_EVERY of them, so a run of
+# undos reaches back at least UNDO_KEPT - COMPACT_EVERY (200) changes: further only if the
+# table has itself just taken back that many.
+UNDO_KEPT = 300
+COMPACT_EVERY = 100  # versions between compactions of a game's log (done inside that commit)
+COMPACTED = "null"  # an event's patch once compacted: it can no longer be undone
+EVENT_ROW_BYTES = 48  # an event row's fixed columns (ids, flags, time), counted in log_bytes
+FREES_SPACE = frozenset({"remove_house_card"})  # actions never refused at the bound, nor undo
 
 
 event_words("join", N_("%(name)s joins the table"))
@@ -80,6 +101,8 @@ class Game(SQLModel, table=True):
     state: str  # JSON, without the house cards
     house_cards: str = "[]"  # JSON: the table's house cards, written only when they change
     host_token_hash: str
+    log_bytes: int = 0  # bytes its events store (event_bytes), kept with each change
+    compacted_below: int = 0  # event id below which every event's patch is compacted
     created_at: datetime = Field(default_factory=_now)
     updated_at: datetime = Field(default_factory=_now)
 
@@ -102,8 +125,8 @@ class Event(SQLModel, table=True):
     text: str  # the event in English, for logs and for readers of old databases
     data: str | None = None  # JSON: the event as data (engine/words.py); words are made when read
     # JSON: what undo needs. A reverse JSON Patch (a list), or, in events written before
-    # patches, the whole state before the change (an object). The name is kept so older
-    # databases keep working without a migration.
+    # patches, the whole state before the change (an object), or ``null`` (COMPACTED) once
+    # undo can no longer reach it. The name is kept so older databases keep working.
     state_before: str
     undone: bool = False
     created_at: datetime = Field(default_factory=_now)
@@ -135,6 +158,23 @@ class Busy(StoreError):
 
     status = 503
     retry_after = 1
+
+
+class TooFarBack(StoreError):
+    """Undo reached a change whose patch was compacted: it is too old to take back."""
+
+    status = 409
+
+
+def event_bytes(action: str, text_: str, data: str | None, patch: str) -> int:
+    """What an event row stores, as ``game.log_bytes`` counts it (its JSON is ASCII)."""
+    return len(action) + len(text_.encode()) + len(data or "") + len(patch) + EVENT_ROW_BYTES
+
+
+def _too_large_game(limit: int) -> TooLarge:
+    return TooLarge(N_("This game has stored as much as one game may (%(mb)s MB), so it takes no "
+                       "more changes. Undo and removing house cards still work; to play on, start "
+                       "a new game."), mb=f"{limit / 1_000_000:g}")
 
 
 class StorageFull(StoreError):
@@ -266,6 +306,8 @@ def restore(current: dict, stored: dict | list, *, in_place: bool = False) -> di
     being undone (apart from the parts undo does not restore), and its patch applies.
     ``in_place``: ``current`` may be changed (a walk back through many events owns it).
     """
+    if stored is None:  # compacted (COMPACTED): what came before cannot be rebuilt from it
+        raise jsonpatch.InvalidJsonPatch("this event's patch was compacted")
     if isinstance(stored, dict):  # an event written before patches: the whole state before it
         restored = stored
     else:
@@ -352,8 +394,12 @@ class Store:
     LISTEN/NOTIFY, or on SQLite a version poll every ``poll_interval`` seconds.
     """
 
-    def __init__(self, url: str, *, pool_size: int = 16, poll_interval: float = 1.0):
+    def __init__(self, url: str, *, pool_size: int = 16, poll_interval: float = 1.0,
+                 max_game_bytes: int | None = None):
         url = database_url(url)
+        # What one game may store; COMPANION_MAX_GAME_BYTES, else MAX_GAME_BYTES.
+        self.max_game_bytes = int(max_game_bytes or os.environ.get("COMPANION_MAX_GAME_BYTES")
+                                  or MAX_GAME_BYTES)
         backend = make_url(url).get_backend_name()
         connect_args: dict[str, Any] = {}
         if backend == "sqlite":
@@ -504,7 +550,18 @@ class Store:
         with self._session() as session:
             game = self._game(session, code)
             rows = session.exec(select(Event).where(Event.game_id == game.id).order_by(Event.id)).all()
-            return [len(e.action) + len(e.text) + len(e.state_before) for e in rows]
+            return [event_bytes(e.action, e.text, e.data, e.state_before) for e in rows]
+
+    def stored_bytes(self, code: str) -> tuple[int, int]:
+        """(what the game stores as its row counts it: state, house cards and ``log_bytes``,
+        the same counted afresh from its events), for tests and benchmarks."""
+        with self._session() as session:
+            game = self._game(session, code)
+            rows = session.exec(select(Event.action, Event.text, Event.data, Event.state_before)
+                                .where(Event.game_id == game.id)).all()
+            counted = sum(event_bytes(*row) for row in rows)
+            held = len(game.state) + len(game.house_cards or "")
+            return held + game.log_bytes, held + counted
 
     # --- writing -------------------------------------------------------------------------
 
@@ -578,21 +635,32 @@ class Store:
                     raise TooLarge(N_("That would make this game larger than %(kb)s KB, the most a "
                                       "game may hold. Remove some house cards first."),
                                    kb=MAX_STATE_BYTES // 1000)
-                written = {"state": new_json, "version": version + 1, "updated_at": _now()}
+                action_json, data_json = json.dumps(action), json.dumps(happened)
+                patch_json = json.dumps(reverse_patch(before, new))
+                added = event_bytes(action_json, text, data_json, patch_json)
+                written = {"state": new_json, "version": version + 1, "updated_at": _now(),
+                           "log_bytes": Game.log_bytes + added}
                 if house_json is not None:
                     written["house_cards"] = house_json
+                # The bound rides on the compare-and-swap: no query of its own.
+                bounded = kind != "undo" and not (isinstance(action, dict) and action.get("type") in FREES_SPACE)
+                room = [Game.log_bytes <= self.max_game_bytes - added - len(new_json) - house_bytes] \
+                    if bounded else []
                 result = session.exec(
-                    update(Game).where(Game.id == game_id, Game.version == version).values(**written))
+                    update(Game).where(Game.id == game_id, Game.version == version, *room).values(**written))
                 if result.rowcount != 1:
                     session.rollback()
+                    if bounded and session.exec(select(Game.version).where(Game.id == game_id)).one() == version:
+                        raise _too_large_game(self.max_game_bytes)  # not a lost race: the bound
                     time.sleep(min(0.002 * attempt, 0.05))
                     continue
                 # A plain INSERT (no ORM object to track and flush): an event is written once.
                 session.exec(insert(Event).values(
                     game_id=game_id, version=version + 1, kind=kind, actor_player=actor.player,
-                    actor_host=actor.host, action=json.dumps(action), text=text,
-                    data=json.dumps(happened), state_before=json.dumps(reverse_patch(before, new)),
-                    undone=False, created_at=_now()))
+                    actor_host=actor.host, action=action_json, text=text,
+                    data=data_json, state_before=patch_json, undone=False, created_at=_now()))
+                if (version + 1) % COMPACT_EVERY == 0 and "chronicle" in new:
+                    self._compact(session, game_id)
                 for seat in extra.pop("_seats", []):
                     session.add(Seat(game_id=game_id, **seat))
                 for pid in extra.pop("_drop_seats", []):
@@ -654,6 +722,38 @@ class Store:
             "sex": sex if isinstance(sex, str) else None})
         return new, extra["pid"], token
 
+    def _compact(self, session: Session, game_id: int) -> None:
+        """Drop the patches undo can no longer reach, inside the commit that wrote a version
+        divisible by COMPACT_EVERY (so one process does it, once, under the game's write).
+
+        Kept: every event among the game's UNDO_KEPT latest, and the UNDO_KEPT latest changes
+        still on undo's stack however old (a long run of undos reaches them). Dropped: older
+        undos and undone changes (undo never takes them back), and the stack below its kept
+        part. What stays is a run of whole patches back from the present, which the log's
+        replay (``web/timeline.py``, for games from before the chronicle, which are never
+        compacted) walks as far as it goes.
+        """
+        def nth_latest(*where):
+            return session.exec(select(Event.id).where(Event.game_id == game_id, *where)
+                                .order_by(Event.id.desc()).offset(UNDO_KEPT - 1).limit(1)).first()
+
+        window = nth_latest()
+        if window is None:  # fewer events than undo keeps
+            return
+        low = session.exec(select(Game.compacted_below).where(Game.id == game_id)).one()
+        stack = nth_latest(Event.id >= low, Event.kind != "undo", Event.undone == False)  # noqa: E712
+        gone = [Event.game_id == game_id, Event.id >= low, Event.id < window,
+                Event.state_before != COMPACTED,
+                or_(Event.kind == "undo", Event.undone == True,  # noqa: E712
+                    *([Event.id < stack] if stack is not None else []))]
+        size, count = session.exec(select(func.coalesce(func.sum(func.length(Event.state_before)), 0),
+                                          func.count()).where(*gone)).one()
+        if count:
+            session.exec(update(Event).where(*gone).values(state_before=COMPACTED))
+        session.exec(update(Game).where(Game.id == game_id).values(
+            log_bytes=Game.log_bytes - (int(size) - count * len(COMPACTED)),
+            compacted_below=max(low, stack or 0)))
+
     def undo(self, code: str, actor: Actor) -> dict:
         return self.undo_event(code, actor)[0]
 
@@ -673,6 +773,9 @@ class Store:
                 raise engine.BadAction(N_("There is nothing to undo."))
             if not actor.host and last.actor_player != actor.player:
                 raise Forbidden(N_("Only the player who made the last change, or the host, can undo it."))
+            if last.state_before == COMPACTED:
+                raise TooFarBack(N_("That change is too far back to undo: a game keeps what undo "
+                                    "needs for its latest few hundred changes only."))
             restored = restore(state, json.loads(last.state_before))
             # An undone join takes its seat row, and so its token, with it.
             present = {p["id"] for p in restored["players"]}
