@@ -38,7 +38,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 
 import jsonpatch
-from sqlalchemy import delete, event as sa_event, func, insert, or_, text, update
+from sqlalchemy import bindparam, delete, event as sa_event, func, insert, or_, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, TimeoutError as PoolTimeout
 from sqlmodel import Field, Session, SQLModel, create_engine, select
@@ -169,6 +169,27 @@ class TooFarBack(StoreError):
 def event_bytes(action: str, text_: str, data: str | None, patch: str) -> int:
     """What an event row stores, as ``game.log_bytes`` counts it (its JSON is ASCII)."""
     return len(action) + len(text_.encode()) + len(data or "") + len(patch) + EVENT_ROW_BYTES
+
+
+_WRITES: dict[tuple[bool, bool], Any] = {}
+
+
+def _write_game(house: bool, bounded: bool):
+    """The compare-and-swap UPDATE of a game row (built once: a tap does not build it anew),
+    with its house cards or not, and bounded or not: ``game.log_bytes`` grows by the event's
+    size, and a bounded change lands only if the game then stays within its bound."""
+    statement = _WRITES.get((house, bounded))
+    if statement is None:
+        game = Game.__table__
+        where = [game.c.id == bindparam("w_id"), game.c.version == bindparam("w_version")]
+        if bounded:
+            where.append(game.c.log_bytes <= bindparam("w_room"))
+        values = {"state": bindparam("w_state"), "version": bindparam("w_next"),
+                  "updated_at": bindparam("w_at"), "log_bytes": game.c.log_bytes + bindparam("w_added")}
+        if house:
+            values["house_cards"] = bindparam("w_house")
+        statement = _WRITES[(house, bounded)] = update(game).where(*where).values(**values)
+    return statement
 
 
 def _too_large_game(limit: int) -> TooLarge:
@@ -638,16 +659,12 @@ class Store:
                 action_json, data_json = json.dumps(action), json.dumps(happened)
                 patch_json = json.dumps(reverse_patch(before, new))
                 added = event_bytes(action_json, text, data_json, patch_json)
-                written = {"state": new_json, "version": version + 1, "updated_at": _now(),
-                           "log_bytes": Game.log_bytes + added}
-                if house_json is not None:
-                    written["house_cards"] = house_json
                 # The bound rides on the compare-and-swap: no query of its own.
                 bounded = kind != "undo" and not (isinstance(action, dict) and action.get("type") in FREES_SPACE)
-                room = [Game.log_bytes <= self.max_game_bytes - added - len(new_json) - house_bytes] \
-                    if bounded else []
-                result = session.exec(
-                    update(Game).where(Game.id == game_id, Game.version == version, *room).values(**written))
+                result = session.connection().execute(_write_game(house_json is not None, bounded), {
+                    "w_id": game_id, "w_version": version, "w_state": new_json, "w_house": house_json,
+                    "w_next": version + 1, "w_at": _now(), "w_added": added,
+                    "w_room": self.max_game_bytes - added - len(new_json) - house_bytes})
                 if result.rowcount != 1:
                     session.rollback()
                     if bounded and session.exec(select(Game.version).where(Game.id == game_id)).one() == version:
