@@ -310,3 +310,22 @@ def test_an_old_game_is_counted_when_the_database_is_upgraded(tmp_path):
         assert tracked == counted
     finally:
         store.close()
+
+
+def test_the_logs_replay_walks_back_as_far_as_compaction_left_whole_patches(stores, monkeypatch):
+    # The replay (web/timeline.py) is for games from before the chronicle, which are never
+    # compacted; on a compacted game it stops cleanly where the whole patches end.
+    from companion.web import timeline
+
+    monkeypatch.setattr(store_module, "UNDO_KEPT", 30)
+    monkeypatch.setattr(store_module, "COMPACT_EVERY", 10)
+    store = stores()
+    code, pid, ann = new_table(store)
+    for _ in range(60):
+        store.apply(code, {"type": "level", "player": pid, "delta": 1 if store.load(code)["players"][0]["level"] < 9
+                           else -8}, ann)
+    state, replayed = timeline.read(store, code)
+    versions = [step.version for step in replayed.steps]
+    assert versions == list(range(state["version"] - len(versions) + 1, state["version"] + 1))
+    assert 30 <= len(versions) < 61
+    assert replayed.steps[-1].players[pid].level == state["players"][0]["level"]
