@@ -234,6 +234,29 @@ def test_a_referer_naming_a_game_is_a_guess_too(tmp_path):
 
 # --- house cards: removed by the host or their adder, and never jamming the game -----------
 
+def test_the_house_cards_page_offers_remove_to_the_host_and_the_adder_only(app, table):
+    table.join("Ann")
+    table.join("Bob")
+    table.act("Ann", {"type": "add_house_card", "card": {"kind": "curse", "name": "Rain"}})
+
+    def page_as(cookie: str, token: str):
+        phone = app.test_client()
+        phone.set_cookie(f"{cookie}_{table.code}", token)
+        return phone, phone.get(f"/games/{table.code}/house").get_data(as_text=True)
+
+    _bob, bob_page = page_as("seat", table.tokens["Bob"])
+    assert "Rain" in bob_page and 'value="remove_house_card"' not in bob_page
+    ann, ann_page = page_as("seat", table.tokens["Ann"])
+    assert 'aria-label="Remove Rain"' in ann_page
+    r = ann.post(f"/games/{table.code}/act", data={"type": "remove_house_card", "card": "house/rain",
+                                                  "next": f"/games/{table.code}/house"})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{table.code}/house")
+    assert table.state()["house_cards"] == []
+    table.undo("Ann")
+    _host, host_page = page_as("host", table.host_token)
+    assert 'aria-label="Remove Rain"' in host_page
+
+
 def test_remove_house_card_through_the_api_the_adder_or_the_host(table):
     table.join("Ann")
     table.join("Bob")

@@ -16,6 +16,7 @@ from companion.catalog import (CatalogError, export_cards, import_cards, load_ca
                                localized_card)
 from companion.store import NotFound
 
+from . import shared
 from .common import normal_code, store
 from .pages import _actor
 
@@ -149,8 +150,10 @@ def house_cards(code):
     code = normal_code(code)
     state = store().load(code)
     actor, me = _actor(code)
+    # Who may take a card off the table (the host, or the seat that added it) is the engine's.
     return render_template("cards/house.html", state=words.public_state(state), actor=actor, me=me,
-                           focus=me, kinds=KINDS, error=None, players={})
+                           focus=me, kinds=KINDS, error=None, players={},
+                           can=shared.options(state, actor).can)
 
 
 @bp.get("/api/games/<code>/house-cards")
