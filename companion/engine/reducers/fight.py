@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import combat, deals, editions
+from .. import combat, deals, dice, editions
 from ..core import Context, current_fight, in_fight, own, reducer, set_level
 from .. import bad_stuff  # a monster's Bad Stuff as data
 from ..errors import BadAction, Forbidden, RuleViolation
@@ -33,6 +33,7 @@ def _start_fight(state, action, actor, ctx):
         "monsters": [{"card": monster, "enhancers": [], "gone": False}],
         "one_shots": [], "stage": "fighting", "escapes": [], "offers": [], "deal": None,
         "result": None,
+        "seed": dice.new_seed(ctx),  # the fight's dice (engine/dice.py): an undo does not buy a new roll
     }
     return event("fight", player=player["id"], name=player["name"], monster=monster["name"],
                  level=monster["level"])
@@ -322,6 +323,10 @@ def _run_away(state, action, actor, ctx):
     monster_view = view["monsters"][index]
     if monster_view["gone"]:
         raise BadAction(N_("That monster has left the fight."))
+    # The app's dice for this roll are the fight's (rule undo-keeps-rolls): undone and made
+    # again, the same roll, and the same Bad Stuff die after it.
+    which = ("run_away", player["id"], index, 2 if action.get("_second_try") else 1)
+    ctx = dice.context(state, ctx, *which)
     waiting = next((e for e in fight["escapes"] if e["player"] == player["id"] and e["monster"] == index
                     and e.get("second_try")), None)
     if waiting is not None:
@@ -334,7 +339,7 @@ def _run_away(state, action, actor, ctx):
                             name=player["name"])
     roll = action.get("roll")
     if roll is None:
-        roll = ctx.rng.randint(1, 6)
+        roll = dice.die(state, ctx, *which)
     roll = int_field({"roll": roll}, "roll", 1, 6)
     need = next(e for e in view["escape"] if e["player"] == player["id"] and e["monster"] == index)
     escaped = bool(need.get("auto")) or roll >= need["needs"]

@@ -13,7 +13,7 @@ double sale is the ``sell`` action's ``doubled`` (reducers/sheet.py) and not rep
 
 from __future__ import annotations
 
-from .. import character, editions, powers, sheet
+from .. import character, dice, editions, powers, sheet
 from ..core import REDUCERS, Context, in_fight, own, reducer
 from ..errors import BadAction, RuleViolation
 from ..powers import Power
@@ -385,7 +385,8 @@ def _flight_roll(state, power, player, monster, action, ctx) -> tuple[int | None
                                 name=player["name"], roll=waiting["roll"])
         return None, {"roll": waiting["roll"], "waiting": waiting}
     given = action.get("roll")
-    roll = given if given is not None else ctx.rng.randint(1, 6)
+    # the app's die is the run-away roll's own (rule undo-keeps-rolls): the same die run_away gives
+    roll = given if given is not None else dice.die(state, ctx, "run_away", player["id"], monster, 1)
     row = next(e for e in combat_view(state, helpers=False)["escape"]
                if e["player"] == player["id"] and e["monster"] == monster)
     if row.get("auto") or roll >= row["needs"]:
@@ -432,8 +433,9 @@ def _theft(state, power, player, target, action, ctx) -> list:
     character.check_play(player, card, ctx.edition)
     if power.roll_needs:
         roll = action.get("roll")
-        if roll is None:
-            roll = ctx.rng.randint(1, 6)
+        if roll is None:  # the fight's die where a fight is kept (rule undo-keeps-rolls)
+            roll = dice.die(state, ctx, "theft", player["id"], target["id"], entry["iid"],
+                            state.get("turn_count"))
         stolen = roll >= power.roll_needs
     else:
         roll, stolen = None, action["succeeded"]
