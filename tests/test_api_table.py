@@ -277,3 +277,13 @@ def test_a_change_answers_the_log_tail_and_the_house_cards_only_when_it_changed_
     log = table.state()["log"]
     assert answer["state"]["log"] == log[-20:] and len(log) > 20
     assert [c["name"] for c in table.state()["house_cards"]] == ["Spork"]
+
+
+@pytest.mark.parametrize("lookalike", ["\u0410nn", "\u0391nn", "A\u034fnn", "An\ufe0fn"])
+def test_a_lookalike_name_is_refused_naming_the_seat_it_looks_like(table, lookalike):
+    table.join("Ann")
+    r = table.client.post(f"/api/games/{table.code}/players", json={"name": lookalike, "sex": "male"})
+    assert r.status_code == 400
+    assert "looks the same as Ann, who is already at the table" in r.get_json()["error"]["message"]
+    table.join("\u0410\u043d\u044f")  # a really different Cyrillic name sits down
+    assert [p["name"] for p in table.state()["players"]] == ["Ann", "\u0410\u043d\u044f"]

@@ -12,6 +12,8 @@ import unicodedata
 from collections import OrderedDict
 from typing import Any
 
+import disarm
+
 from . import character, combat, editions, help as helping, powers, rulebook, sheet as sheet_rules
 from .errors import BadAction, RuleViolation
 from .frozen import freeze, is_frozen
@@ -60,14 +62,36 @@ def starting_variants(edition: editions.Edition, variants: Any) -> dict[str, boo
     return chosen
 
 
+# Default-ignorable code points (Unicode's Default_Ignorable_Code_Point property, which Python's
+# unicodedata does not expose): drawn as nothing, so a name with one inside looks exactly like
+# the name without it. U+034F COMBINING GRAPHEME JOINER and the variation selectors are not
+# format characters (Mn), so the Cf filter below alone would keep them.
+DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)
+
+
+def invisible(ch: str) -> bool:
+    """True for a character that shows nothing: a default-ignorable code point (zero-width
+    joiners, variation selectors, U+034F, tags, ...) or a format, control or private-use one."""
+    cp = ord(ch)
+    if any(lo <= cp <= hi for lo, hi in DEFAULT_IGNORABLE):
+        return True
+    return unicodedata.category(ch) in ("Cf", "Cc", "Co", "Cs")
+
+
 def clean_name(value: Any) -> str:
-    """A player's name as shown: invisible format characters (zero-width, bidi controls) and
-    control characters removed, runs of spaces folded. Lone surrogates are refused."""
+    """A player's name as shown: as typed, less the invisible characters (default-ignorable
+    code points such as zero-width joiners, variation selectors and U+034F; format, control
+    and private-use characters), runs of spaces folded. Lone surrogates are refused."""
     if not isinstance(value, str) or not value.strip():
         raise BadAction(N_("A player needs a name."))
     if any("\ud800" <= ch <= "\udfff" for ch in value):
         raise BadAction(N_("A name must be valid text (it has a broken character)."))
-    visible = "".join(ch for ch in value if unicodedata.category(ch) not in ("Cf", "Cc", "Co", "Cs"))
+    visible = "".join(ch for ch in value if not invisible(ch))
     name = " ".join(visible.split())
     if not name:
         raise BadAction(N_("A player needs a name."))
@@ -77,14 +101,36 @@ def clean_name(value: Any) -> str:
 
 
 def name_key(name: str) -> str:
-    """What two names that look the same have in common (NFKC, then casefold): "Ann",
-    "ANN" and a full-width "Ａｎｎ" are one name at the table."""
-    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", name).casefold())
+    """What two names that look the same have in common: the confusable skeleton of Unicode
+    UTS #39 (disarm's ``skeleton_key``: NFKC, case folded, each homoglyph mapped to its
+    prototype), taken after the invisible characters are gone. "Ann", "ANN", a full-width
+    "Ａｎｎ", "Аnn" with a Cyrillic А and "Αnn" with a Greek Α are one name at the table;
+    "Anna" and "Аня" are not."""
+    visible = "".join(ch for ch in name if not invisible(ch))
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible).casefold())
+    return disarm.skeleton_key(folded, on_empty="") or folded
+
+
+def lookalike(state: dict, name: str, *, besides: dict | None = None) -> str | None:
+    """The name of the seat that ``name`` looks the same as, if any (``besides``, the
+    player being renamed, does not count)."""
+    key = name_key(name)
+    for p in state["players"]:
+        if p is not besides and name_key(p["name"]) == key:
+            return p["name"]
+    return None
 
 
 def name_taken(state: dict, name: str, *, besides: dict | None = None) -> bool:
-    key = name_key(name)
-    return any(name_key(p["name"]) == key for p in state["players"] if p is not besides)
+    return lookalike(state, name, besides=besides) is not None
+
+
+def refuse_lookalike(state: dict, name: str, *, besides: dict | None = None) -> None:
+    """Refuse a name that looks the same as a seated player's, naming that seat."""
+    seat = lookalike(state, name, besides=besides)
+    if seat is not None:
+        raise BadAction(N_("%(given)s looks the same as %(name)s, who is already at the table; "
+                           "pick another name."), given=name, name=seat)
 
 
 def clean_sex(value: Any) -> str:
@@ -107,9 +153,7 @@ def add_player(state: dict, name: Any, sex: Any, *, phone: bool = True) -> int:
         raise rulebook.fill(RuleViolation(
             "player-count", N_("%(edition)s is for %(lo)s to %(hi)s players"),
             edition=said(edition.name), lo=edition.min_players, hi=edition.max_players), edition.id)
-    if name_taken(state, name):
-        raise BadAction(N_("There is already a player called %(name)s (or a name that looks the same); "
-                           "pick another name."), name=name)
+    refuse_lookalike(state, name)
     pid = next_id(state)
     state["players"].append({
         "id": pid, "name": name, "sex": sex, "level": 1, "gear_adjust": 0,

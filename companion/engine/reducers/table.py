@@ -9,7 +9,7 @@ from __future__ import annotations
 from .. import character, sheet
 from ..core import begin_turn, in_fight, level_event, next_turn, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
-from ..state import bool_field, choice_field, clean_name, clean_sex, find_player, int_field, name_taken
+from ..state import bool_field, choice_field, clean_name, clean_sex, find_player, int_field, refuse_lookalike
 from ..vocab import LEVEL_SOURCES
 from ..words import N_, event, event_words, said, said_plural
 
@@ -146,9 +146,7 @@ event_words("rename", N_("%(old)s is now called %(name)s"))
 def _rename(state, action, actor, ctx):
     player = own(state, action, actor)
     name = clean_name(action.get("name"))
-    if name_taken(state, name, besides=player):
-        raise BadAction(N_("There is already a player called %(name)s (or a name that looks the same)."),
-                        name=name)
+    refuse_lookalike(state, name, besides=player)
     old, player["name"] = player["name"], name
     return event("rename", player=player["id"], old=old, name=name)
 
