@@ -1,0 +1,189 @@
+"""Rule undo-keeps-rolls: a roll the app made stays made.
+
+The die decides whether a player gets away (every edition's Running Away), and the table's
+house rule is that an undo does not buy a new roll: undo a run away and run away again in the
+same fight, and the app's die shows the same number, with the same Bad Stuff after it. A new
+fight rolls afresh. A number typed in from a real die is taken as given.
+
+Each action here gets fresh randomness, as the store gives it (``Table``), and an undo puts
+back the stored state from before the action, as the store's undo does.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from companion import engine, rulebase
+
+from .driver import Game
+
+OGRE = {"kind": "monster", "name": "Ogre", "level": 8, "treasures": 2}  # level 1 needs a 5 to run
+ORCS = "classic/3872-orcs"  # caught: a Bad Stuff die (1 or 2 kills, else that many levels)
+HALFLING = {"kind": "race", "name": "Halfling"}
+WIZARD = {"kind": "class", "name": "Wizard"}
+THIEF = {"kind": "class", "name": "Thief"}
+
+
+class Table(Game):
+    """The in-memory game, each action with new randomness from the OS (the store's)."""
+
+    def __init__(self, *args, answer="event", **kwargs):
+        super().__init__(*args, answer=answer, **kwargs)
+
+    def __call__(self, who, **action):
+        self.seed = random.SystemRandom().getrandbits(64)
+        return super().__call__(who, **action)
+
+    def snapshot(self) -> dict:
+        return copy.deepcopy(self.state)
+
+    def undo_to(self, before: dict) -> None:
+        """What the store's undo does: the stored state before the change, all of it."""
+        self.state = copy.deepcopy(before)
+
+    def run(self, who="Ann", **extra) -> dict:
+        return self(who, type="run_away", player=self.ids[who], monster=0, **extra)
+
+
+def losing(monster=OGRE, *cards, level=None, g=None) -> Table:
+    """Ann fights ``monster`` (holding ``cards``, at ``level``) and cannot win: she must run."""
+    g = g or Table()
+    if cards:
+        g.play("Ann", *cards)
+    if level is not None:
+        g.level("Ann", level)
+    g("Ann", type="fight", player=g.ids["Ann"], monster=monster)
+    g("Ann", type="resolve")
+    assert g.stored["stage"] == "running"
+    return g
+
+
+def test_the_ruling_is_in_the_rules_base_for_every_edition_with_its_citation():
+    ruling = rulebase.get_ruling("undo-keeps-rolls")
+    assert ruling["topic"] == "running-away"
+    assert ruling["answer"].startswith("No.") and "same roll" in ruling["answer"]
+    for edition in ("classic", "oz", "spell-skool", "russia", "tails"):
+        assert "Running Away" in rulebase.citation_for(ruling, edition)
+    assert rulebase.search("can i undo a bad run away roll")[0]["id"] == "undo-keeps-rolls"
+    assert not rulebase.localized(ruling, "ru")["fallback"]
+
+
+def test_undo_a_run_away_and_run_again_twenty_times_same_roll_same_outcome():
+    g = losing()
+    before = g.snapshot()
+    first = g.run()
+    after = g.snapshot()
+    assert first["kind"] in ("escape", "caught")
+    for _ in range(20):
+        g.undo_to(before)
+        assert g.run() == first  # the same roll, the same words, the same Bad Stuff
+        assert g.state == after  # and the same table after it
+
+
+def test_undo_does_not_reroll_the_bad_stuff_die_either():
+    # The Orcs' Bad Stuff rolls a die too: caught, that die stays what it was as well.
+    g = losing(ORCS, level=6)
+    before = g.snapshot()
+    outcomes = set()
+    for _ in range(20):
+        g.undo_to(before)
+        outcomes.add(json.dumps(g.run(), sort_keys=True))
+        outcomes.add(json.dumps(g.state["players"], sort_keys=True))
+    assert len(outcomes) == 2  # one event, one table: every time
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fight_rng=st.integers(0, 2**64 - 1), undo_rngs=st.lists(st.integers(0, 2**64 - 1), min_size=2, max_size=6))
+def test_whatever_the_randomness_of_each_undo_the_roll_is_the_fights(fight_rng, undo_rngs):
+    g = Game("classic", answer="event", seed=fight_rng)
+    g("Ann", type="fight", player=g.ids["Ann"], monster=dict(OGRE))
+    g("Ann", type="resolve")
+    before = copy.deepcopy(g.state)
+    rolls = set()
+    for seed in undo_rngs:
+        g.state, g.seed = copy.deepcopy(before), seed
+        rolls.add(g("Ann", type="run_away", player=g.ids["Ann"], monster=0)["roll"])
+    assert len(rolls) == 1
+
+
+def test_a_new_fight_rolls_afresh():
+    g = Table()
+    rolls, seeds = [], set()
+    for _ in range(60):
+        losing(g=g)
+        seeds.add(g.stored["seed"])
+        rolls.append(g.run()["roll"])
+        g("host", type="close_fight")
+    assert len(seeds) == 60  # each fight its own dice
+    assert len(set(rolls)) >= 4, rolls  # and they roll: 60 rolls, not one number again
+
+
+def test_a_real_die_the_player_enters_is_taken_as_given():
+    g = losing()
+    before = g.snapshot()
+    app = g.run()["roll"]
+    for roll in range(1, 7):
+        g.undo_to(before)
+        assert g.run(roll=roll)["roll"] == roll
+    g.undo_to(before)
+    assert g.run()["roll"] == app  # the app's die is still the app's
+
+
+def test_no_phone_sees_the_fights_dice():
+    g = losing()
+    seed = g.stored["seed"]
+    assert seed not in json.dumps(engine.public_state(g.state))
+
+
+def test_the_halflings_second_try_is_rolled_once_too():
+    g = losing(OGRE, HALFLING)
+    g.hand("Ann", 3)
+    assert "unless a second try" in _line(g.run(roll=1))  # a real die failed: the second try waits
+    before = g.snapshot()
+    first = g.power("Ann", "halfling-second-try", monster=0, from_hand=1)
+    for _ in range(10):
+        g.undo_to(before)
+        assert g.power("Ann", "halfling-second-try", monster=0, from_hand=1) == first
+    # Let the first roll stand instead, undone and again: the same Bad Stuff.
+    g.undo_to(before)
+    caught = g.run()
+    g.undo_to(before)
+    assert g.run() == caught
+
+
+def test_flight_takes_the_run_away_roll_the_app_made_not_a_new_one():
+    # With the current rulings Flight's cards go on a failed roll: undoing a run away and
+    # casting Flight instead gets that same roll, with +1 a card.
+    g = losing(OGRE, WIZARD, g=Table("classic", official=True))
+    g.hand("Ann", 4)
+    before = g.snapshot()
+    roll = g.run()["roll"]
+    for _ in range(5):
+        g.undo_to(before)
+        g.power("Ann", "wizard-flight", monster=0, from_hand=1)
+        assert [e["roll"] for e in g.stored["escapes"]] == [roll]
+
+
+def test_a_theft_after_the_fight_is_rolled_once():
+    g = Table()
+    g.play("Bob", {"kind": "item", "name": "Sporky Spoon", "bonus": 1})
+    g.play("Ann", THIEF)
+    g.hand("Ann", 3)
+    losing(g=g)
+    g.run()  # the fight is over; its dice still roll what is left of the turn
+    before = g.snapshot()
+    theft = dict(target=g.ids["Bob"], item=g.iid("Bob", "Sporky Spoon"), from_hand=1)
+    first = g.power("Ann", "thief-theft", **theft)
+    for _ in range(10):
+        g.undo_to(before)
+        assert g.power("Ann", "thief-theft", **theft) == first
+
+
+def _line(happened: dict) -> str:
+    from companion.engine.words import render
+
+    return render(happened)
