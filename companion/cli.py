@@ -102,6 +102,39 @@ def print_banner(url: str, out=sys.stdout) -> None:
     out.flush()
 
 
+# gevent answers a request line too long to read (414) or a request it cannot parse (400:
+# a bad Content-Length, a broken header line) itself, with an empty body, before the app sees
+# it. Under /api/ every answer is JSON, so these are too; the headers were not read, so the
+# message is in the default language.
+_GEVENT_ERRORS = {"414": (414, "Request-URI Too Long", 413), "400": (400, "Bad Request", 400)}
+
+
+def _json_under_api(requestline: str | None, result):
+    """``result`` of gevent's ``handle_one_request``, its error answer made JSON for /api/."""
+    if not isinstance(result, tuple) or not requestline or result[0] not in _GEVENT_ERRORS:
+        return result
+    parts = requestline.split(None, 2)
+    target = parts[1] if len(parts) > 1 else ""
+    if not target.startswith("/"):  # absolute-form: http://host/api/...
+        from urllib.parse import urlsplit
+
+        try:
+            target = urlsplit(target).path
+        except ValueError:
+            return result
+    if not target.startswith("/api/"):
+        return result
+    import json
+
+    from companion.web.errors import HTTP_MESSAGES
+
+    status, reason, said = _GEVENT_ERRORS[result[0]]
+    body = json.dumps({"error": {"message": HTTP_MESSAGES[said]}}).encode() + b"\n"
+    head = (f"HTTP/1.1 {status} {reason}\r\nConnection: close\r\nContent-Type: application/json\r\n"
+            f"X-Content-Type-Options: nosniff\r\nContent-Length: {len(body)}\r\n\r\n")
+    return result[0], head.encode("latin-1") + body
+
+
 def make_server(app, host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
                 idle_timeout: float = IDLE_TIMEOUT, io_timeout: float = IO_TIMEOUT,
                 max_connections: int | None = None, access_log: bool = False):
@@ -151,7 +184,8 @@ def make_server(app, host: str, port: int, *, header_timeout: float = HEADER_TIM
 
         def handle_one_request(self):
             try:
-                return super().handle_one_request()
+                result = super().handle_one_request()
+                return _json_under_api(self.requestline, result)
             except _HeadTimeout:
                 self.close_connection = True
                 return None

@@ -11,6 +11,7 @@ from companion.engine.words import N_
 
 from .common import bearer_token, join_url, normal_code, read_json_object, store
 from .live import event_stream
+from .security import no_store  # an answer with a token in it is never cached
 from .words import with_text
 
 from . import words  # words in the asker's language
@@ -62,8 +63,8 @@ def create_game():
     state, host_token = store().create_game(edition if isinstance(edition, str) else "",
                                             data.get("variants"))
     code = state["code"]
-    return jsonify({"code": code, "join_url": join_url(code), "host_token": host_token,
-                    "state": public(state)}), 201
+    return no_store(jsonify({"code": code, "join_url": join_url(code), "host_token": host_token,
+                             "state": public(state)})), 201
 
 
 @bp.post("/games/<code>/players")
@@ -76,8 +77,8 @@ def join_game(code):
         raise Forbidden(N_("Only the host adds a player who has no phone."))
     state, pid, token = store().join(code, data.get("name"), data.get("sex"), phone=phone is not False,
                                      actor=actor)
-    return jsonify({"player_id": pid, "token": token, "state": answer_state(state),
-                    "event": with_text(state["log"][-1].get("event"))}), 201
+    return no_store(jsonify({"player_id": pid, "token": token, "state": answer_state(state),
+                             "event": with_text(state["log"][-1].get("event"))})), 201
 
 
 @bp.get("/games/<code>")

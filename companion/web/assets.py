@@ -156,6 +156,10 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def not_cached(response):
+        from .security import no_store, sets_a_token_cookie
+
+        if sets_a_token_cookie(response):  # a seat or host token: never kept by any cache
+            return no_store(response)
         if "Cache-Control" not in response.headers:
             response.headers["Cache-Control"] = REVALIDATE
         return response

@@ -111,6 +111,19 @@ def _notice_context(error: dict) -> dict:
 
 
 def init_app(app: Flask) -> None:
+    @app.before_request
+    def _options_as_json():
+        # Flask answers OPTIONS itself with an empty HTML page and its Allow header; under /api/
+        # it is JSON like every other answer there: the same Allow, and the methods as a list.
+        # (An unknown path is still the JSON 404; no CORS is granted to anyone.)
+        if (request.method == "OPTIONS" and wants_json() and request.routing_exception is None
+                and getattr(request.url_rule, "provide_automatic_options", False)):
+            allow = app.make_default_options_response().allow
+            response = jsonify({"allow": sorted(allow)})
+            response.allow.update(allow)
+            return response
+        return None
+
     @app.errorhandler(Exception)
     def _any_error(exc):
         if isinstance(exc, HTTPException) and (exc.code or 500) < 400:

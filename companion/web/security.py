@@ -181,3 +181,19 @@ def set_language():
         response.set_cookie("lang", chosen, max_age=YEAR, httponly=True, samesite="Lax",
                             secure=cookies_secure())
     return response
+
+
+NO_STORE = "no-store"
+TOKEN_COOKIES = ("seat_", "host_")  # a seat's or the host's token for one game
+
+
+def sets_a_token_cookie(response) -> bool:
+    """True when ``response`` sets (or clears) a seat or host cookie: such an answer carries a
+    token, so no cache, the browser's own included, may keep it (``no-store``)."""
+    return any(cookie.lstrip().startswith(TOKEN_COOKIES) for cookie in response.headers.getlist("Set-Cookie"))
+
+
+def no_store(response):
+    """Mark an answer that carries a token ``Cache-Control: no-store``."""
+    response.headers["Cache-Control"] = NO_STORE
+    return response
