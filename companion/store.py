@@ -434,7 +434,8 @@ class Store:
         # few seconds and then answers "busy" instead of stalling every table.
         try:
             self.engine = create_engine(url, connect_args=connect_args, pool_size=pool_size,
-                                        max_overflow=pool_size * 4, pool_timeout=5)
+                                        max_overflow=pool_size * 4, pool_timeout=5,
+                                        pool_pre_ping=backend == "postgresql")
         except ModuleNotFoundError as exc:
             if backend != "postgresql":
                 raise
