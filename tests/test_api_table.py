@@ -287,3 +287,19 @@ def test_a_lookalike_name_is_refused_naming_the_seat_it_looks_like(table, lookal
     assert "looks the same as Ann, who is already at the table" in r.get_json()["error"]["message"]
     table.join("\u0410\u043d\u044f")  # a really different Cyrillic name sits down
     assert [p["name"] for p in table.state()["players"]] == ["Ann", "\u0410\u043d\u044f"]
+
+
+def test_undo_does_not_buy_a_new_run_away_roll(table):
+    # Rule undo-keeps-rolls: run away with the app's die, undo, run away again: the same roll.
+    ann = table.join("Ann")["player_id"]
+    table.act("Ann", {"type": "fight", "player": ann,
+                      "monster": {"kind": "monster", "name": "Ogre", "level": 8, "treasures": 2}})
+    table.act("Ann", {"type": "resolve"})
+    run = {"type": "run_away", "player": ann, "monster": 0}
+    first = table.act("Ann", run)["event"]
+    assert first["kind"] in ("escape", "caught") and 1 <= first["roll"] <= 6
+    for _ in range(5):
+        assert table.undo("Ann")["event"]["undone"]["roll"] == first["roll"]
+        again = table.act("Ann", run)["event"]
+        assert (again["kind"], again["roll"], again["text"]) == (first["kind"], first["roll"], first["text"])
+    assert "seed" not in table.state()["combat"]  # no phone can read the dice before they roll
