@@ -8,17 +8,28 @@
 (b) ``slow``: 1,100 connections send half a request head and then a byte now and then
     (reopening whenever the server drops them). Meanwhile a fresh phone loads pages; prints
     how long those pages take and how long the server let the half-open connections live.
+(c) ``starve``: a table of six phones, each holding its seat (a bearer token) and its live
+    stream, takes turns acting, while one client on the same address opens 120 seatless
+    streams on that very game and reopens each one the moment it is closed (issue 22, item 1).
+    Prints whether the real phones got every update within a second.
+(d) ``tap``: the same table (five phones), while its sixth seat taps as fast as a script can
+    (75 taps a second) and ignores every 429 (issue 22, item 2). Prints how many taps the throttle let
+    through and when it first refused, whether the real phones got every update (theirs and
+    the tapper's) within a second, and how big the game's storage grew
+    (``Store.stored_bytes``).
 
 Each phase is bounded in time and count; the server is ``companion serve`` in a subprocess
-on a free loopback port with a temporary instance folder.
+on a free loopback port with a temporary instance folder. ``--quick`` runs every phase short
+and small (about a minute in all).
 
-    .venv/bin/python bench/abuse.py [streams] [slow] [--seconds 30]
+    .venv/bin/python bench/abuse.py [streams] [slow] [starve] [tap] [--seconds 30] [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import sys
 import time
@@ -26,8 +37,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from streams import (HOST, PHONES, Http, Server, Stream, make_tables, ms, open_streams,  # noqa: E402
-                     percentile, players, raise_open_files)
+from streams import (EVENT_ID, HOST, PHONES, Http, Server, Stream, make_tables, ms,  # noqa: E402
+                     open_streams, percentile, players, raise_open_files)
 
 
 # --- (a) one client, many streams to its own game ----------------------------------------
@@ -178,10 +189,201 @@ async def abuse_slow(args) -> None:
         server.stop()
 
 
+# --- (c) and (d): a seated table against a starving client and a tapping seat -------------
+
+ON_TIME = 1.0  # seconds: every update must reach every real phone within this
+
+
+class SeatedStream(Stream):
+    """A real phone's live stream: it holds its seat (the bearer token), so no seatless
+    stream may crowd it out; records when each ``changed`` id arrived."""
+
+    def __init__(self, port: int, code: str, token: str, since: int):
+        super().__init__(port, None, code=code, since=since)
+        self.token = token
+        self.seen: list[tuple[int, float]] = []  # (version, when it arrived)
+
+    async def _run(self) -> None:
+        try:
+            reader, self.writer = await asyncio.open_connection(HOST, self.port, limit=1 << 16)
+            self.writer.write(f"GET /api/games/{self.code}/events?since={self.since} HTTP/1.1\r\n"
+                              f"Host: {HOST}\r\nAuthorization: Bearer {self.token}\r\n"
+                              "Accept: text/event-stream\r\n\r\n".encode())
+            status = await reader.readline()
+            if not status.startswith(b"HTTP/1.1 200"):
+                raise ConnectionError(status.decode(errors="replace").strip() or "no answer")
+            while True:
+                line = await reader.readline()
+                if not line:
+                    return
+                if line.startswith(b"retry:") and not self.open.done():
+                    self.open.set_result(True)
+                elif line.startswith(b"0\r\n") and self.open.done():
+                    return
+                else:
+                    match = EVENT_ID.match(line)
+                    if match:
+                        self.seen.append((int(match.group(1)), time.perf_counter()))
+        except (OSError, asyncio.IncompleteReadError, ValueError) as error:
+            if not self.open.done():
+                self.open.set_exception(ConnectionError(str(error)))
+        finally:
+            self.closed = True
+            if not self.open.done():
+                self.open.set_exception(ConnectionError("closed before it opened"))
+            if not self.open.cancelled():
+                self.open.exception()
+            if self.writer is not None:
+                self.writer.close()
+
+
+def seated_table(server: Server, seats: int) -> tuple[str, list[tuple[int, str]], int]:
+    """A game with ``seats`` seats, made in the database before the server starts:
+    (code, [(player id, token)], version)."""
+    store = server.store()
+    state, _host = store.create_game("classic")
+    code, version, seated = state["code"], state["version"], []
+    for i in range(seats):
+        new, pid, token = store.join(code, f"Phone {chr(ord('A') + i)}", "female" if i % 2 else "male")
+        seated.append((pid, token))
+        version = new["version"]
+    store.engine.dispose()
+    return code, seated, version
+
+
+async def tap(http: Http, code: str, pid: int, token: str, delta: int) -> tuple[int, int | None, float]:
+    """One tap: (status, new version or None, when it was answered)."""
+    status, body = await http.request("POST", f"/api/games/{code}/actions",
+                                      {"type": "level", "player": pid, "delta": delta},
+                                      {"Authorization": f"Bearer {token}"})
+    answered = time.perf_counter()
+    return status, (json.loads(body)["state"]["version"] if status == 200 else None), answered
+
+
+async def real_table(port: int, code: str, seats: list[tuple[int, str]], rate: float, until: float,
+                     answered: dict[int, float]) -> dict:
+    """The real players take turns, about ``rate`` actions a second in all, each a level up
+    then down on their own sheet; every accepted version and when it was answered."""
+    http, counts, turn = Http(port), {"sent": 0, "refused": 0}, 0
+    try:
+        while time.monotonic() < until:
+            pid, token = seats[turn % len(seats)]
+            status, version, at = await tap(http, code, pid, token, 1 if (turn // len(seats)) % 2 == 0 else -1)
+            counts["sent"] += 1
+            if version is None:
+                counts["refused"] += 1
+            else:
+                answered[version] = at
+            turn += 1
+            await asyncio.sleep(1 / rate)
+    finally:
+        http.close()
+    return counts
+
+
+def on_time(phones: list[SeatedStream], answered: dict[int, float]) -> tuple[int, int, float]:
+    """(updates that reached every phone within ON_TIME, updates, the slowest delivery in s).
+    A phone has an update once it got that version or a later one (a burst may arrive as one
+    event); a phone that never got it counts as late."""
+    good, worst = 0, 0.0
+    for version, at in answered.items():
+        slowest = 0.0
+        for phone in phones:
+            arrival = next((t for v, t in phone.seen if v >= version), None)
+            slowest = max(slowest, float("inf") if arrival is None else max(0.0, arrival - at))
+        worst = max(worst, slowest)
+        good += slowest <= ON_TIME
+    return good, len(answered), worst
+
+
+def print_on_time(phones: list[SeatedStream], answered: dict[int, float], what: str) -> None:
+    good, total, worst = on_time(phones, answered)
+    held = sum(1 for p in phones if not p.closed)
+    verdict = "every update" if good == total else f"only {good} of {total} updates"
+    slowest = "never" if worst == float("inf") else f"{worst * 1000:.0f} ms"
+    print(f"the {len(phones)} real phones got {verdict} ({what}) within {ON_TIME:g} s "
+          f"(slowest {slowest}); they still hold {held}/{len(phones)} streams")
+
+
+async def abuse_table(args, scenario: str) -> None:
+    server = Server()
+    try:
+        # A game seats at most six: in (d) the tapper is the sixth.
+        code, seats, version = seated_table(server, PHONES)
+        real, tapper = (seats[:-1], seats[-1]) if scenario == "tap" else (seats, None)
+        server.start()
+        phones = [SeatedStream(server.port, code, token, version) for _pid, token in real]
+        for phone in phones:
+            phone.start()
+        await asyncio.wait([p.open for p in phones], timeout=30)
+        answered: dict[int, float] = {}
+        until = time.monotonic() + args.seconds
+        if scenario == "starve":
+            reconnect = (args.reconnect_ms if args.reconnect_ms is not None else 0) / 1000
+            print(f"\n== (c) {PHONES} seated phones take turns while one address holds "
+                  f"{args.starving_streams} seatless streams on their game for {args.seconds:.0f} s ==")
+            abuse = asyncio.create_task(abusive_client(server.port, code, args.starving_streams, reconnect,
+                                                       until, max_opens=200_000))
+            await asyncio.sleep(2)  # the starving client's streams open first
+            counts = await real_table(server.port, code, real, args.table_rate, until, answered)
+            result = await abuse
+            await asyncio.sleep(ON_TIME)  # the last update's delivery
+            print(f"the starving client opened {result['opens']} streams in all "
+                  f"(reopening {reconnect * 1000:g} ms after each close), held {result['open_at_end']} at the end")
+            print(f"the real table made {counts['sent'] - counts['refused']} changes "
+                  f"({counts['refused']} refused)")
+            print_on_time(phones, answered, "all of the table's own")
+        else:
+            store = server.store()
+            before = store.stored_bytes(code)[0]
+            print(f"\n== (d) {len(real)} seated phones take turns while a sixth seat at their table taps "
+                  f"{args.tap_rate:g} times a second for {args.seconds:.0f} s, ignoring every 429 ==")
+            table = asyncio.create_task(real_table(server.port, code, real, args.table_rate, until, answered))
+            http, taps = Http(server.port), {"sent": 0, "ok": 0, "throttled": 0, "other": 0, "first_429": None}
+            pid, token = tapper
+            started = time.monotonic()
+            try:
+                while time.monotonic() < until and taps["sent"] < args.tap_rate * args.seconds:
+                    status, version, at = await tap(http, code, pid, token, 1 if taps["sent"] % 2 == 0 else -1)
+                    taps["sent"] += 1
+                    if status == 200:
+                        taps["ok"] += 1
+                        answered[version] = at
+                    elif status == 429:
+                        taps["throttled"] += 1
+                        taps["first_429"] = taps["first_429"] or taps["sent"]
+                    else:
+                        taps["other"] += 1
+                    next_tap = started + taps["sent"] / args.tap_rate
+                    await asyncio.sleep(max(0.0, next_tap - time.monotonic()))
+            finally:
+                http.close()
+            counts = await table
+            await asyncio.sleep(ON_TIME)
+            after, counted = store.stored_bytes(code)
+            store.engine.dispose()
+            first = f"first refused at tap {taps['first_429']}" if taps["first_429"] else "never refused"
+            print(f"the tapping seat sent {taps['sent']} taps: {taps['ok']} made changes, "
+                  f"{taps['throttled']} answered 429 ({first}), {taps['other']} other answers")
+            print(f"the real table made {counts['sent'] - counts['refused']} changes "
+                  f"({counts['refused']} refused: other seats are not slowed)")
+            print_on_time(phones, answered, "theirs and the tapper's")
+            print(f"the game's storage grew from {before / 1024:.0f} KB to {after / 1024:.0f} KB "
+                  f"(+{(after - before) / 1024:.0f} KB, {(after - before) / max(1, len(answered)):.0f} bytes a change; "
+                  f"{counted / 1024:.0f} KB counted afresh from its events)")
+        for phone in phones:
+            phone.close()
+    finally:
+        server.stop()
+
+
+SCENARIOS = ("streams", "slow", "starve", "tap")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("scenarios", nargs="*", choices=["streams", "slow", []], default=[],
-                        help="which to run (default: both)")
+    parser.add_argument("scenarios", nargs="*", choices=[*SCENARIOS, []], default=[],
+                        help="which to run (default: all)")
     parser.add_argument("--seconds", type=float, default=30.0, help="length of each abuse phase")
     parser.add_argument("--actions", type=int, default=300, help="real table's actions per phase (at most)")
     parser.add_argument("--rate", type=float, default=10.0, help="real table's actions a second")
@@ -192,10 +394,25 @@ def main() -> int:
     parser.add_argument("--background-tables", type=int, default=0, help="other tables with 6 idle streams each")
     parser.add_argument("--slow-connections", type=int, default=1100)
     parser.add_argument("--trickle", type=float, default=1.0, help="seconds between the slow clients' bytes")
+    parser.add_argument("--starving-streams", type=int, default=120,
+                        help="seatless streams the starving client holds on the real table's game")
+    parser.add_argument("--tap-rate", type=float, default=75.0, help="the tapping seat's taps a second")
+    parser.add_argument("--table-rate", type=float, default=2.0,
+                        help="the real table's actions a second in (c) and (d), its seats taking turns")
+    parser.add_argument("--quick", action="store_true",
+                        help="every phase short and small: 8 s each, 300 half-open connections, "
+                             "60 abusive streams (a minute or so in all)")
     args = parser.parse_args()
+    if args.quick:
+        args.seconds = min(args.seconds, 8.0)
+        args.slow_connections = min(args.slow_connections, 300)
+        args.abusive_streams = min(args.abusive_streams, 60)
+        args.actions = min(args.actions, 60)
     raise_open_files()
-    for scenario in dict.fromkeys(args.scenarios or ["streams", "slow"]):
-        asyncio.run(abuse_streams(args) if scenario == "streams" else abuse_slow(args))
+    run = {"streams": abuse_streams, "slow": abuse_slow,
+           "starve": lambda a: abuse_table(a, "starve"), "tap": lambda a: abuse_table(a, "tap")}
+    for scenario in dict.fromkeys(args.scenarios or SCENARIOS):
+        asyncio.run(run[scenario](args))
     return 0
 
 
