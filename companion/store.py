@@ -591,7 +591,7 @@ class Store:
         host_token = secrets.token_urlsafe(24)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            state = engine.new_game(code, edition, variants)
+            state = engine.new_game(code, edition, variants, dice_seed=secrets.token_hex(8))
             with self._session() as session:
                 if session.exec(select(Game).where(Game.code == code)).first():
                     continue

@@ -303,3 +303,18 @@ def test_undo_does_not_buy_a_new_run_away_roll(table):
         again = table.act("Ann", run)["event"]
         assert (again["kind"], again["roll"], again["text"]) == (first["kind"], first["roll"], first["text"])
     assert "seed" not in table.state()["combat"]  # no phone can read the dice before they roll
+
+
+def test_a_theft_out_of_any_fight_undone_and_tried_again_rolls_the_same(table):
+    ann = table.join("Ann", "female")["player_id"]
+    bob = table.join("Bob")["player_id"]
+    table.act("host", {"type": "play", "player": ann, "card": "classic/thief"})
+    table.act("host", {"type": "set_hand", "player": ann, "count": 4})
+    spoon = table.act("host", {"type": "play", "player": bob, "card": {"kind": "item", "name": "Spoon", "slot": "1-hand"}})
+    iid = next(c["iid"] for c in spoon["state"]["players"][1]["cards"] if c["card"]["name"] == "Spoon")
+    theft = {"type": "use_power", "player": ann, "power": "thief-theft", "target": bob, "item": iid, "from_hand": 1}
+    first = table.act("Ann", theft)["event"]["text"]
+    for _ in range(4):
+        table.undo("Ann")
+        assert table.act("Ann", theft)["event"]["text"] == first
+    assert "dice_seed" not in table.state()

@@ -5,10 +5,13 @@ once from the store's randomness when the fight starts) and the roll's name: whi
 (``"run_away"``, player, monster, first try or second try). The seed is part of the stored
 state, so an undo restores it with the rest of the fight, and the same action again gives the
 same die, and the same die for whatever follows from it (a Bad Stuff die, a looting order).
-A new fight draws a new seed, so its rolls are independent of the last fight's. A roll the
-player enters from a real die (the action's ``roll``) is taken as it is.
+A new fight draws a new seed, so its rolls are independent of the last fight's. A roll out of
+any fight (a Thief's theft) comes from the game's seed (``dice_seed``, drawn when the game is
+made) and names the moment it is made at: the turn, and the thief's hand and level, which the
+attempt itself changes (a card paid, a level lost on a failure) and an undo restores. A roll
+the player enters from a real die (the action's ``roll``) is taken as it is.
 
-The seed is never in the public state (the API's ``combat`` is the computed fight), so a
+The seeds are never in the public state (the API's ``combat`` is the computed fight), so a
 phone cannot work out a roll before it is made. The checks of ``allowed.py`` reseed the
 store's generator before each check, so a fight they start has a seed that is the same on
 every check: their verdicts stay deterministic.
@@ -28,22 +31,24 @@ def new_seed(ctx: Context) -> str:
     return f"{ctx.rng.getrandbits(64):016x}"
 
 
-def _seed(state: dict, ctx: Context) -> str | None:
+def _seed(state: dict, ctx: Context) -> str:
     fight = state.get("combat")
-    if not fight:
-        return None
-    seed = fight.get("seed")
-    if seed is None:  # a fight started before fights had seeds: it gets one at its first roll
-        seed = fight["seed"] = new_seed(ctx)
+    if fight:
+        seed = fight.get("seed")
+        if seed is None:  # a fight started before fights had seeds: it gets one at its first roll
+            seed = fight["seed"] = new_seed(ctx)
+        return seed
+    # Out of a fight (a Thief's theft), the game's own seed, drawn when the game was made.
+    seed = state.get("dice_seed")
+    if seed is None:  # a game made before games had one: it gets one at its first such roll
+        seed = state["dice_seed"] = new_seed(ctx)
     return seed
 
 
 def rng(state: dict, ctx: Context, *name: Any) -> random.Random:
-    """The generator of the roll ``name`` in this fight (the store's, when nobody has fought)."""
-    seed = _seed(state, ctx)
-    if seed is None:
-        return ctx.rng
-    return random.Random(":".join(map(str, (seed, *name))))
+    """The generator of the roll ``name``: in a fight, from the fight's seed; out of one, from
+    the game's (the roll's name then says where in the game it is made)."""
+    return random.Random(":".join(map(str, (_seed(state, ctx), *name))))
 
 
 def die(state: dict, ctx: Context, *name: Any) -> int:

@@ -24,9 +24,10 @@ MAX_NAME = 40
 LOG_KEEP = 50
 
 
-def new_game(code: str, edition_id: str, variants: Any = None) -> dict:
+def new_game(code: str, edition_id: str, variants: Any = None, *, dice_seed: str | None = None) -> dict:
     """A new table. ``variants`` maps optional rules the edition offers to on/off, chosen at
-    creation (e.g. ``{"official_updates": true}``); anything else is refused."""
+    creation (e.g. ``{"official_updates": true}``); anything else is refused. ``dice_seed``:
+    where the app's dice out of a fight come from (``engine/dice.py``), never shown."""
     if edition_id not in editions.EDITIONS:
         raise BadAction(N_("Unknown edition %(edition)s: choose one of %(editions)s."),
                         edition=repr(edition_id)[:60], editions=", ".join(editions.EDITIONS))
@@ -45,6 +46,7 @@ def new_game(code: str, edition_id: str, variants: Any = None) -> dict:
         "house_cards": [],
         "chronicle": {"steps": 0, "players": []},  # engine/chronicle.py; a game without one predates it
         "log": [],
+        **({"dice_seed": dice_seed} if dice_seed else {}),
     }
 
 
@@ -290,6 +292,7 @@ def public_state(state: dict) -> dict:
     edition = editions.get(state["edition"])
     out = dict(state)
     out.pop("chronicle", None)  # the table screen's bookkeeping (engine/chronicle.py), not for phones
+    out.pop("dice_seed", None)  # a phone must not work out a roll before it is made
     out["winner"] = state["winners"][0] if state["winners"] else None
     players = []
     for player in state["players"]:

@@ -183,6 +183,37 @@ def test_a_theft_after_the_fight_is_rolled_once():
         assert g.power("Ann", "thief-theft", **theft) == first
 
 
+def test_a_theft_before_any_fight_is_rolled_once_whatever_the_undos():
+    g = Table()
+    g.state["dice_seed"] = "5eed"  # what the store draws when it makes the game
+    g.play("Bob", {"kind": "item", "name": "Sporky Spoon", "bonus": 1})
+    g.play("Ann", THIEF)
+    g.hand("Ann", 6)
+    g.level("Ann", 5)
+    theft = dict(target=g.ids["Bob"], item=g.iid("Bob", "Sporky Spoon"), from_hand=1)
+    before = g.snapshot()
+    first = g.power("Ann", "thief-theft", **theft)
+    for _ in range(10):
+        g.undo_to(before)
+        assert g.power("Ann", "thief-theft", **theft) == first
+    games = {}
+    for seed in range(40):  # the game's seed decides: tables get different dice
+        t = Table()
+        t.state["dice_seed"] = f"{seed:x}"
+        t.play("Bob", {"kind": "item", "name": "Sporky Spoon", "bonus": 1})
+        t.play("Ann", THIEF)
+        t.hand("Ann", 3)
+        games[seed] = t.power("Ann", "thief-theft", target=t.ids["Bob"],
+                              item=t.iid("Bob", "Sporky Spoon"), from_hand=1)
+    assert len({json.dumps(v, sort_keys=True) for v in games.values()}) > 1
+
+
+def test_the_games_dice_seed_is_never_shown():
+    g = Table()
+    g.state["dice_seed"] = "5eed"
+    assert "dice_seed" not in engine.public_state(g.state)
+
+
 def _line(happened: dict) -> str:
     from companion.engine.words import render
 

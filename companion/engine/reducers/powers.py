@@ -433,9 +433,9 @@ def _theft(state, power, player, target, action, ctx) -> list:
     character.check_play(player, card, ctx.edition)
     if power.roll_needs:
         roll = action.get("roll")
-        if roll is None:  # the fight's die where a fight is kept (rule undo-keeps-rolls)
+        if roll is None:  # the same die after an undo (rule undo-keeps-rolls)
             roll = dice.die(state, ctx, "theft", player["id"], target["id"], entry["iid"],
-                            state.get("turn_count"))
+                            state.get("turn_count"), player.get("hand"), player["level"])
         stolen = roll >= power.roll_needs
     else:
         roll, stolen = None, action["succeeded"]
