@@ -25,6 +25,8 @@ import pytest
 
 from companion import cli
 
+from .serving import free_port
+
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 NAME = "companion.example.org"  # the shipped file's server_name, kept as is
@@ -32,12 +34,6 @@ WAIT = 20  # seconds any one step may take on a loaded machine before the test g
 NGINX = shutil.which("nginx") or next((p for p in ("/usr/sbin/nginx",) if os.access(p, os.X_OK)), None)
 CADDY = shutil.which("caddy")
 OPENSSL = shutil.which("openssl")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_until(condition, what: str, proc: subprocess.Popen | None = None, log: Path | None = None):

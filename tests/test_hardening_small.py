@@ -17,43 +17,21 @@ import pytest
 import requests
 from sqlalchemy import text
 
+from .serving import free_port, serving, stderr_of
+
 WAIT = 15  # seconds any one step may take before the test gives up
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """``companion serve`` for real, in a subprocess on a free loopback port."""
-    port = _free_port()
+    port = free_port()
     url = f"http://127.0.0.1:{port}"
     env = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path_factory.mktemp("small")),
                COMPANION_PUBLIC_URL=url, COMPANION_SECRET_KEY="small-tests")
-    proc = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
-                             "--port", str(port)], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if requests.get(url + "/", timeout=2).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("companion serve did not start: " + proc.stderr.read().decode()[-2000:])
-            time.sleep(0.1)
+    with serving([sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port)],
+                 url, output=stderr_of, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE):
         yield {"url": url, "port": port}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
 
 
 def raw(port: int, request: bytes) -> tuple[int, dict, bytes]:

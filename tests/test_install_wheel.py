@@ -21,15 +21,11 @@ from pathlib import Path
 import pytest
 import requests
 
+from .serving import free_port, serving
+
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 30  # seconds for the installed server to come up on a loaded machine
 PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def run(command: list, **kwargs) -> subprocess.CompletedProcess:
@@ -75,33 +71,16 @@ def test_the_wheel_carries_the_package_and_the_top_level_data(installed):
 
 
 @contextlib.contextmanager
-def serving(installed, cwd: Path, env: dict):
+def serving_installed(installed, cwd: Path, env: dict):
     """The installed ``companion serve`` on a free loopback port, started in ``cwd``; its URL."""
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     log = cwd / "serve.log"
-    with log.open("wb") as out:
-        proc = subprocess.Popen([str(installed["venv"] / "bin" / "companion"), "serve", "--host", "127.0.0.1",
-                                 "--port", str(port)], cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT)
-    try:
-        deadline = time.monotonic() + WAIT
-        while True:
-            try:
-                requests.get(url + "/", timeout=5)
-                break
-            except requests.ConnectionError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail("the installed companion serve did not start:\n" + log.read_text()[-3000:])
-            time.sleep(0.1)
+    with log.open("wb") as out, serving(
+            [str(installed["venv"] / "bin" / "companion"), "serve", "--host", "127.0.0.1", "--port", str(port)],
+            url, output=lambda proc: log.read_text(errors="replace"), wait=WAIT,
+            cwd=cwd, env=env, stdout=out, stderr=subprocess.STDOUT):
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
 
 
 def test_the_installed_wheel_serves_a_game_from_another_folder(installed):
@@ -114,7 +93,7 @@ def test_the_installed_wheel_serves_a_game_from_another_folder(installed):
                 cwd=elsewhere, env=env).stdout.strip()
     assert Path(where).is_relative_to(venv), where  # the installed copy, not the checkout
 
-    with serving(installed, elsewhere, env) as url:
+    with serving_installed(installed, elsewhere, env) as url:
         home_page = requests.get(url + "/", timeout=10)
         assert home_page.status_code == 200 and "<html" in home_page.text.lower()  # templates/
         css = requests.get(url + "/static/app.css", timeout=10)
@@ -167,7 +146,7 @@ def test_the_redis_extra_keeps_the_throttling_counters_in_redis(installed):
             time.sleep(0.1)
         env = clean_env(HOME=str(folder), COMPANION_INSTANCE_PATH=str(folder / "instance"),
                         COMPANION_RATELIMIT_STORAGE_URI=f"redis://127.0.0.1:{port}")
-        with serving(installed, folder, env) as url:
+        with serving_installed(installed, folder, env) as url:
             created = requests.post(url + "/api/games", json={"edition": "classic"}, timeout=10)
             assert created.status_code == 201, created.text
         assert keys() > 0  # creating a game is throttled: its counter is there

@@ -17,14 +17,10 @@ import requests
 
 from companion.doorbell import Doorbell
 
+from .serving import free_port, serving, stderr_of
+
 WAIT = 15  # seconds any one step may take before the test gives up
 CAP = 3  # --max-streams-per-game for this server
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -33,29 +29,10 @@ def server(tmp_path_factory):
     url = f"http://127.0.0.1:{port}"
     env = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path_factory.mktemp("serve")),
                COMPANION_PUBLIC_URL=url, COMPANION_SECRET_KEY="serve-tests")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-         "--max-streams-per-game", str(CAP), "--header-timeout", "1", "--idle-timeout", "1"],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                if requests.get(url + "/", timeout=2).status_code == 200:
-                    break
-            except requests.RequestException:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("companion serve did not start: " + proc.stderr.read().decode()[-2000:])
-            time.sleep(0.1)
+    with serving([sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                  "--max-streams-per-game", str(CAP), "--header-timeout", "1", "--idle-timeout", "1"],
+                 url, output=stderr_of, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
         yield {"url": url, "port": port, "proc": proc}
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait(5)
 
 
 def new_table(url: str) -> tuple[str, int, str]:
