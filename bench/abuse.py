@@ -37,7 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from streams import (EVENT_ID, HOST, PHONES, Http, Server, Stream, make_tables, ms,  # noqa: E402
+from streams import (HOST, PHONES, Http, Server, Stream, make_tables, ms,  # noqa: E402
                      open_streams, percentile, players, raise_open_files)
 
 
@@ -203,38 +203,11 @@ class SeatedStream(Stream):
         self.token = token
         self.seen: list[tuple[int, float]] = []  # (version, when it arrived)
 
-    async def _run(self) -> None:
-        try:
-            reader, self.writer = await asyncio.open_connection(HOST, self.port, limit=1 << 16)
-            self.writer.write(f"GET /api/games/{self.code}/events?since={self.since} HTTP/1.1\r\n"
-                              f"Host: {HOST}\r\nAuthorization: Bearer {self.token}\r\n"
-                              "Accept: text/event-stream\r\n\r\n".encode())
-            status = await reader.readline()
-            if not status.startswith(b"HTTP/1.1 200"):
-                raise ConnectionError(status.decode(errors="replace").strip() or "no answer")
-            while True:
-                line = await reader.readline()
-                if not line:
-                    return
-                if line.startswith(b"retry:") and not self.open.done():
-                    self.open.set_result(True)
-                elif line.startswith(b"0\r\n") and self.open.done():
-                    return
-                else:
-                    match = EVENT_ID.match(line)
-                    if match:
-                        self.seen.append((int(match.group(1)), time.perf_counter()))
-        except (OSError, asyncio.IncompleteReadError, ValueError) as error:
-            if not self.open.done():
-                self.open.set_exception(ConnectionError(str(error)))
-        finally:
-            self.closed = True
-            if not self.open.done():
-                self.open.set_exception(ConnectionError("closed before it opened"))
-            if not self.open.cancelled():
-                self.open.exception()
-            if self.writer is not None:
-                self.writer.close()
+    def extra_headers(self) -> str:
+        return f"Authorization: Bearer {self.token}\r\n"
+
+    def arrived(self, version: int, when: float) -> None:
+        self.seen.append((version, when))
 
 
 def seated_table(server: Server, seats: int) -> tuple[str, list[tuple[int, str]], int]:

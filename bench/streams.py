@@ -208,7 +208,7 @@ class Stream:
             reader, self.writer = await asyncio.open_connection(HOST, self.port, limit=1 << 16)
             query = "" if self.since is None else f"?since={self.since}"
             self.writer.write(f"GET /api/games/{self.code}/events{query} HTTP/1.1\r\nHost: {HOST}\r\n"
-                              "Accept: text/event-stream\r\n\r\n".encode())
+                              f"{self.extra_headers()}Accept: text/event-stream\r\n\r\n".encode())
             status = await reader.readline()
             if not status.startswith(b"HTTP/1.1 200"):
                 raise ConnectionError(status.decode(errors="replace").strip() or "no answer")
@@ -224,8 +224,8 @@ class Stream:
                     return  # the last chunk: the server ended this stream
                 else:
                     match = EVENT_ID.match(line)
-                    if match and self.table is not None:
-                        self.table.arrived(int(match.group(1)), time.perf_counter())
+                    if match:
+                        self.arrived(int(match.group(1)), time.perf_counter())
         except (OSError, asyncio.IncompleteReadError, ValueError) as error:
             if not self.open.done():
                 self.open.set_exception(ConnectionError(str(error)))
@@ -237,6 +237,14 @@ class Stream:
                 self.open.exception()  # looked at: asyncio need not warn about it
             if self.writer is not None:
                 self.writer.close()
+
+    def extra_headers(self) -> str:
+        """Request header lines besides Host and Accept (a seat's token, for one)."""
+        return ""
+
+    def arrived(self, version: int, when: float) -> None:
+        if self.table is not None:
+            self.table.arrived(version, when)
 
     def close(self) -> None:
         if self.task is not None:
