@@ -105,3 +105,27 @@ def test_a_house_card_added_on_the_phone_is_found_by_the_lookup_and_fought(serve
     with phone.expect_response(lambda r: "/cards/search" in r.url and "gnom" in r.url):
         type_into_lookup(phone, "grumpy gnom")
     expect(phone.locator("#card-results")).not_to_contain_text("Grumpy Gnome Lord")
+
+
+def test_the_player_who_added_a_house_card_takes_it_off_the_table_and_nobody_else_may(server, phones):
+    table = Table(server, "classic")
+    ann, bob = table.seat("Ann", "female"), table.seat("Bob", "male")
+    ann_phone, bob_phone = phones(2)
+    table.open(ann_phone, ann)
+    table.open(bob_phone, bob)
+    ann_phone.goto(f"{server.url}/games/{table.code}/house")
+    ann_phone.get_by_label("Name").fill("Rubber Chicken")
+    ann_phone.get_by_label("Kind").select_option("item")
+    ann_phone.get_by_role("button", name="Add card").click()
+    remove = ann_phone.get_by_role("button", name="Remove Rubber Chicken")
+    expect(remove).to_be_visible()
+    shot(ann_phone, "cards-07-house-card-remove")
+
+    bob_phone.goto(f"{server.url}/games/{table.code}/house")
+    expect(bob_phone.locator(".search-results")).to_contain_text("Rubber Chicken")
+    expect(bob_phone.get_by_role("button", name="Remove Rubber Chicken")).to_have_count(0)
+
+    ann_phone.once("dialog", lambda dialog: dialog.accept())  # the tap asks first
+    remove.click()
+    expect(ann_phone.locator(".search-results")).to_contain_text("None yet.")
+    expect(ann_phone.locator(".search-results")).not_to_contain_text("Rubber Chicken")
