@@ -26,7 +26,6 @@ refused by it. A real game night (5,000 events) stores a few MB.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import secrets
@@ -43,7 +42,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, TimeoutError as PoolTimeout
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
-from companion import engine, migrations
+from companion import engine, jsontext, migrations
 from companion.doorbell import CHANNEL, Doorbell, PostgresListener, VersionPoll
 from companion.engine import Actor, Forbidden, chronicle
 from companion.engine.errors import TooLarge
@@ -309,14 +308,30 @@ def _split(state: dict, before: dict | None = None) -> tuple[str, str | None]:
         held = before.get("house_cards", [])
         if house is held or house == held:
             house = None
-    return (json.dumps({k: v for k, v in state.items() if k != "house_cards"}),
-            None if house is None else json.dumps(house))
+    return (jsontext.dumps({k: v for k, v in state.items() if k != "house_cards"}),
+            None if house is None else jsontext.dumps(house))
+
+
+def _not_as_parsed(kept: Any, parsed: Any, path: str = "") -> str | None:
+    """Where ``kept`` differs from ``parsed`` (JSON read back): a tuple, a key that is not a
+    string, ``0`` for ``false``; None where it is the same."""
+    if isinstance(parsed, dict):
+        if not isinstance(kept, dict) or kept.keys() != parsed.keys():
+            return path or "/"
+        return next((w for k, v in parsed.items()
+                     if (w := _not_as_parsed(dict.__getitem__(kept, k), v, f"{path}/{k}")) is not None), None)
+    if isinstance(parsed, list):
+        if not isinstance(kept, list) or len(kept) != len(parsed):
+            return path or "/"
+        return next((w for i, v in enumerate(parsed)
+                     if (w := _not_as_parsed(list.__getitem__(kept, i), v, f"{path}/{i}")) is not None), None)
+    return None if type(kept) is type(parsed) and kept == parsed else path or "/"
 
 
 def _joined(state_json: str, house_json: str | None) -> dict:
     """A game's state as stored: its JSON with the house cards from their column."""
-    state = json.loads(state_json)
-    state["house_cards"] = json.loads(house_json or "[]")
+    state = jsontext.loads(state_json)
+    state["house_cards"] = jsontext.loads(house_json or "[]")
     return state
 
 
@@ -416,8 +431,10 @@ class Store:
     """
 
     def __init__(self, url: str, *, pool_size: int = 16, poll_interval: float = 1.0,
-                 max_game_bytes: int | None = None):
+                 max_game_bytes: int | None = None, check_kept: bool = False):
         url = database_url(url)
+        # Tests: each state kept for the next readers is compared with its JSON read back.
+        self.check_kept = check_kept
         # What one game may store; COMPANION_MAX_GAME_BYTES, else MAX_GAME_BYTES.
         self.max_game_bytes = int(max_game_bytes or os.environ.get("COMPANION_MAX_GAME_BYTES")
                                   or MAX_GAME_BYTES)
@@ -548,7 +565,7 @@ class Store:
             rows = session.exec(select(Event).where(Event.game_id == game.id)
                                 .order_by(Event.id.desc()).limit(limit)).all()
             return [{"version": e.version, "kind": e.kind, "text": e.text, "undone": e.undone,
-                     "event": json.loads(e.data) if e.data else {"kind": "note", "text": e.text},
+                     "event": jsontext.loads(e.data) if e.data else {"kind": "note", "text": e.text},
                      "actor_player": e.actor_player, "actor_host": e.actor_host,
                      "at": e.created_at.isoformat()} for e in rows]
 
@@ -564,8 +581,8 @@ class Store:
                 select(Event.version, Event.kind, Event.data, Event.text, Event.state_before)
                 .where(Event.game_id == game.id, Event.version <= game.version)
                 .order_by(Event.version)).all()
-        return state, [(version, kind, json.loads(data) if data else {"kind": "note", "text": text},
-                        json.loads(before)) for version, kind, data, text, before in rows]
+        return state, [(version, kind, jsontext.loads(data) if data else {"kind": "note", "text": text},
+                        jsontext.loads(before)) for version, kind, data, text, before in rows]
 
     def event_sizes(self, code: str) -> list[int]:
         """Bytes each event row stores (for the growth benchmark)."""
@@ -657,8 +674,8 @@ class Store:
                     raise TooLarge(N_("That would make this game larger than %(kb)s KB, the most a "
                                       "game may hold. Remove some house cards first."),
                                    kb=MAX_STATE_BYTES // 1000)
-                action_json, data_json = json.dumps(action), json.dumps(happened)
-                patch_json = json.dumps(reverse_patch(before, new))
+                action_json, data_json = jsontext.dumps(action), jsontext.dumps(happened)
+                patch_json = jsontext.dumps(reverse_patch(before, new))
                 added = event_bytes(action_json, text, data_json, patch_json)
                 # The bound rides on the compare-and-swap: no query of its own.
                 bounded = kind != "undo" and not (isinstance(action, dict) and action.get("type") in FREES_SPACE)
@@ -689,13 +706,18 @@ class Store:
                 if self._notify:  # delivered to every process's listener when this commits
                     session.connection().execute(_NOTIFY, {"payload": f"{game_code}:{version + 1}"})
                 session.commit()
-            # What the next readers of this version get, as they would read it back (JSON's
-            # own types), without parsing it again for each.
-            parsed = json.loads(new_json)
-            parsed["house_cards"] = (before.get("house_cards", []) if house_json is None
-                                     else json.loads(house_json))
+            # What the next readers of this version get: the new state itself, frozen, sharing
+            # every part the change did not touch with the last version (not parsed back: the
+            # engine writes JSON's own types, which tests/test_fuzz.py checks against a fresh
+            # read of the row).
+            if house_json is None:
+                new["house_cards"] = before.get("house_cards", [])
             self._house_bytes.put(game_code, house_bytes)
-            new = self._states.put(game_code, version + 1, parsed)
+            new = self._states.put(game_code, version + 1, new)
+            if self.check_kept:
+                wrong = _not_as_parsed(new, _joined(new_json, house_json or jsontext.dumps(new["house_cards"])))
+                if wrong is not None:
+                    raise TypeError(f"the engine wrote a value JSON would read back otherwise, at {wrong}")
             self.doorbell.ring(game_code, version + 1)
             extra["event"] = happened
             return new, extra
@@ -794,11 +816,11 @@ class Store:
             if last.state_before == COMPACTED:
                 raise TooFarBack(N_("That change is too far back to undo: a game keeps what undo "
                                     "needs for its latest few hundred changes only."))
-            restored = restore(state, json.loads(last.state_before))
+            restored = restore(state, jsontext.loads(last.state_before))
             # An undone join takes its seat row, and so its token, with it.
             present = {p["id"] for p in restored["players"]}
             drop = [p["id"] for p in state["players"] if p["id"] not in present] if last.kind == "join" else []
-            undone = json.loads(last.data) if last.data else {"kind": "note", "text": last.text}
+            undone = jsontext.loads(last.data) if last.data else {"kind": "note", "text": last.text}
             return restored, event("undo", undone=undone), {"_undo": last.id, "_drop_seats": drop}
 
         new, extra = self._commit(code, change, kind="undo", actor=actor, action={"type": "undo"})

@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from companion import create_app
 from companion.catalog import load_catalog
 from companion.engine import action_models
+from companion.store import Store
 from companion.web.calculator import CombatRequest
 
 PLAYERS = ("Ann", "Bob", "Cid")
@@ -363,7 +364,29 @@ class Table:
         events = self.client.get(f"/api/games/{self.code}/history").get_json()["events"]
         if state["version"] < 200:  # the history answers the latest 200 events
             assert state["version"] == len(events), (state["version"], len(events))
+        # The state the store keeps for the next readers (the engine's own output, not parsed
+        # back) is exactly what a fresh read of the row gives: JSON's types, nothing else.
+        store = self.client.application.extensions["companion_store"]
+        kept = store.load(self.code)
+        fresh = Store(str(store.engine.url)).load(self.code)
+        assert_same_json(kept, fresh)
         return state
+
+
+def assert_same_json(kept: Any, fresh: Any, path: str = "") -> None:
+    """``kept`` holds what JSON text would parse to, equal to ``fresh``: no tuples, no keys but
+    strings, ``false`` not ``0``."""
+    if isinstance(fresh, dict):
+        assert isinstance(kept, dict) and all(type(k) is str for k in kept), (path, kept)
+        assert kept.keys() == fresh.keys(), (path, set(kept) ^ set(fresh))
+        for key, value in fresh.items():
+            assert_same_json(dict.__getitem__(kept, key), value, f"{path}/{key}")
+    elif isinstance(fresh, list):
+        assert isinstance(kept, list) and len(kept) == len(fresh), (path, kept, fresh)
+        for i, (a, b) in enumerate(zip(kept, fresh)):
+            assert_same_json(a, b, f"{path}/{i}")
+    else:
+        assert type(kept) is type(fresh) and kept == fresh, (path, kept, fresh)
 
 
 def check_answer(path: str, response) -> None:

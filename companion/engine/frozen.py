@@ -101,6 +101,8 @@ def freeze_like(state: dict, before: dict | None) -> _FrozenDict:
 def _shared(value: Any, key: Any, old: Any) -> tuple[Any, int]:
     """``_frozen(value, key)``, or ``old`` itself where it holds the same."""
     kind = type(old)
+    if value is old and kind in _FROZEN_KINDS:  # a part the change never touched: itself
+        return old, _depth(old, key)
     if isinstance(value, dict) and key in _VALUE_KEYS or isinstance(value, list) and key in _VALUE_LISTS:
         # Cards and log lines are values, compared whole with == (in C). == says True == 1,
         # which JSON does not, but a value's fields have one type each (the card schema, the
@@ -148,6 +150,22 @@ def _shared(value: Any, key: Any, old: Any) -> tuple[Any, int]:
 
 
 _MISSING = object()
+_FROZEN_KINDS = frozenset((_FrozenDict, _FrozenList, _SmallDict, _SmallList, _Value, _ValueList))
+
+
+def _depth(part: Any, key: Any) -> int:
+    """The depth ``_frozen`` gave a frozen part at ``key``, as far as its parent's kind
+    depends on it: exact below SMALL, and SMALL + 1 for a big part (only ``< SMALL`` is asked)."""
+    kind = type(part)
+    if kind in _SCALARS or kind is _Value or kind is _ValueList:
+        return 0
+    if kind is _FrozenList and key in _VALUE_LISTS:
+        return 1
+    if kind is _SmallDict:
+        return 1 + max((_depth(v, k) for k, v in dict.items(part)), default=0)
+    if kind is _SmallList:
+        return 1 + max((_depth(v, None) for v in list.__iter__(part)), default=0)
+    return SMALL + 1
 
 
 def settle(value: Any) -> Any:

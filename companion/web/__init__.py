@@ -32,7 +32,8 @@ def select_locale() -> str:
 
 def init_app(app: Flask) -> None:
     app.extensions["companion_store"] = Store(app.config["COMPANION_DATABASE_URL"],
-                                              pool_size=int(app.config.get("COMPANION_DB_POOL_SIZE", 16)))
+                                              pool_size=int(app.config.get("COMPANION_DB_POOL_SIZE", 16)),
+                                              check_kept=app.testing)
     from . import security
 
     proxies = int(app.config.get("COMPANION_TRUSTED_PROXIES") or 0)
