@@ -62,6 +62,9 @@ def _trusted_proxies() -> int:
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(DATA / "templates"), static_folder=str(DATA / "static"),
                 instance_path=os.environ.get("COMPANION_INSTANCE_PATH") or str(_default_instance()))
+    from companion.web.json_provider import OrjsonProvider
+
+    app.json = OrjsonProvider(app)
     instance = Path(app.instance_path)
     instance.mkdir(parents=True, exist_ok=True)
     app.config.update(
