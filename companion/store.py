@@ -170,6 +170,15 @@ def event_bytes(action: str, text_: str, data: str | None, patch: str) -> int:
     return len(action) + len(text_.encode()) + len(data or "") + len(patch) + EVENT_ROW_BYTES
 
 
+# The statements every tap runs, built once as SQLAlchemy Core (the ORM's select builds and
+# keys a new statement each time: three times the cost of a read).
+_GAME = Game.__table__
+_READ_GAME = select(_GAME.c.id, _GAME.c.code, _GAME.c.version, _GAME.c.host_token_hash) \
+    .where(_GAME.c.code == bindparam("code"))
+_READ_VERSION = select(_GAME.c.version).where(_GAME.c.code == bindparam("code"))
+_READ_STATE = select(_GAME.c.version, _GAME.c.state, _GAME.c.house_cards).where(_GAME.c.id == bindparam("id"))
+_INSERT_EVENT = insert(Event.__table__)
+
 _WRITES: dict[tuple[bool, bool], Any] = {}
 
 
@@ -505,8 +514,7 @@ class Store:
         """The game as it is now: its state (frozen: shared by every reader of this version,
         parsed once per version in this process), and what tells its seats apart."""
         with self._session() as session:
-            row = session.exec(select(Game.id, Game.code, Game.version, Game.host_token_hash)
-                               .where(Game.code == code.upper())).first()
+            row = session.connection().execute(_READ_GAME, {"code": code.upper()}).first()
             if row is None:
                 raise NotFound(code)
             game_id, game_code, version, host_hash = row
@@ -522,7 +530,7 @@ class Store:
     def version(self, code: str) -> int:
         """The game's version alone (every stream asks on opening and on its heartbeats)."""
         with self._session() as session:
-            version = session.exec(select(Game.version).where(Game.code == code.upper())).first()
+            version = session.connection().execute(_READ_VERSION, {"code": code.upper()}).scalar()
             if version is None:
                 raise NotFound(code)
             return version
@@ -621,11 +629,10 @@ class Store:
 
     def _current(self, session: Session, code: str) -> tuple[int, str, int, dict]:
         """(row id, code, version, frozen state) of a game, inside a commit's session."""
-        row = session.exec(select(Game.id, Game.code, Game.version)
-                           .where(Game.code == code.upper())).first()
+        row = session.connection().execute(_READ_GAME, {"code": code.upper()}).first()
         if row is None:
             raise NotFound(code)
-        game_id, game_code, version = row
+        game_id, game_code, version, _host = row
         state = self._states.get(game_code, version)
         if state is None:
             state = self._parse(session, game_id, game_code)
@@ -635,8 +642,7 @@ class Store:
     def _parse(self, session: Session, game_id: int, game_code: str) -> dict:
         """The game's state read whole and kept as the latest (its version read with it: the
         version read before may be older by now)."""
-        version, text_, house = session.exec(select(Game.version, Game.state, Game.house_cards)
-                                             .where(Game.id == game_id)).one()
+        version, text_, house = session.connection().execute(_READ_STATE, {"id": game_id}).one()
         self._house_bytes.put(game_code, len(house or ""))
         return self._states.put(game_code, version, _joined(text_, house) | {"version": version})
 
@@ -690,7 +696,7 @@ class Store:
                     time.sleep(min(0.002 * attempt, 0.05))
                     continue
                 # A plain INSERT (no ORM object to track and flush): an event is written once.
-                session.exec(insert(Event).values(
+                session.connection().execute(_INSERT_EVENT, dict(
                     game_id=game_id, version=version + 1, kind=kind, actor_player=actor.player,
                     actor_host=actor.host, action=action_json, text=text,
                     data=data_json, state_before=patch_json, undone=False, created_at=_now()))
