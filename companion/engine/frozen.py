@@ -161,11 +161,17 @@ def _depth(part: Any, key: Any) -> int:
         return 0
     if kind is _FrozenList and key in _VALUE_LISTS:
         return 1
-    if kind is _SmallDict:
-        return 1 + max((_depth(v, k) for k, v in dict.items(part)), default=0)
-    if kind is _SmallList:
-        return 1 + max((_depth(v, None) for v in list.__iter__(part)), default=0)
+    if kind is _SmallDict or kind is _SmallList:
+        # 1 or 2 (SMALL): 2 when a child is a dict or list (a values list included), as no
+        # child of a small part is big.
+        for child in (dict.values(part) if kind is _SmallDict else list.__iter__(part)):
+            if type(child) in _CONTAINERS:
+                return 2
+        return 1
     return SMALL + 1
+
+
+_CONTAINERS = frozenset((_FrozenDict, _FrozenList, _SmallDict, _SmallList))  # depth 1 or more
 
 
 def settle(value: Any) -> Any:

@@ -16,6 +16,9 @@ KEYS = st.sampled_from(["players", "cards", "level", "x", "y"])
 JSON = st.recursive(SCALARS, lambda inner: st.lists(inner, max_size=4)
                     | st.dictionaries(KEYS, inner, max_size=4), max_leaves=25)
 STATES = st.dictionaries(KEYS, JSON, max_size=5)
+# Deeper, so a kept part can be big (three levels and more) under a rebuilt one.
+DEEP = JSON | JSON.map(lambda v: [[[v]], {"x": [v]}]) | JSON.map(lambda v: {"players": [{"cards": [[v]]}]})
+DEEP_STATES = st.dictionaries(KEYS, DEEP, min_size=1, max_size=4)
 
 
 def same_json(a, b) -> bool:
@@ -37,6 +40,34 @@ def test_it_is_the_new_state_frozen_whatever_the_last_one_was(before, after):
     shared = freeze_like(json.loads(json.dumps(after)), freeze(before))
     assert same_json(shared, after)
     assert shape(shared) == shape(freeze(after))
+
+
+def changed(data, part):
+    """A new version of a frozen ``part`` as a change makes it: some parts kept as themselves
+    (what the change never touched), some rebuilt around kept children, some new."""
+    how = data.draw(st.sampled_from(["keep", "new", "rebuilt"]))
+    if how == "keep":
+        return part
+    if how == "new" or not isinstance(part, (dict, list)):
+        return data.draw(JSON)
+    if isinstance(part, dict):
+        return {k: changed(data, v) for k, v in dict.items(part)}
+    return [changed(data, v) for v in list.__iter__(part)]
+
+
+@settings(max_examples=500)
+@given(STATES | DEEP_STATES, st.data())
+def test_a_change_that_keeps_parts_as_themselves_freezes_as_if_parsed(state, data):
+    before = freeze(state)
+    after = {k: changed(data, v) for k, v in dict.items(before)}
+    shared = freeze_like(after, before)
+    assert same_json(shared, after)
+    # The same kinds all the way down as a fresh freeze of the same JSON: which parts a view
+    # copies whole and which lazily does not depend on what was kept.
+    assert shape(shared) == shape(freeze(json.loads(json.dumps(after))))
+    for key, value in after.items():
+        if value is before.get(key) and isinstance(value, (dict, list)):
+            assert shared[key] is value, key
 
 
 @settings(max_examples=200)
@@ -89,3 +120,13 @@ def test_the_lines_a_sliding_log_keeps_are_the_last_ones(count, dropped, added):
     for line in shared["log"]:
         if line["seq"] < count:
             assert line is old["log"][line["seq"]]
+
+
+def test_a_kept_part_gives_its_new_parent_the_kind_a_fresh_freeze_would():
+    before = freeze({"p1": {"big": [[[1]]]}, "p2": {"small": {"x": [1]}}, "p3": {"small": {"x": 1}},
+                     "p4": {"enhancers": [{"bonus": 5}]}})
+    after = {key: {**dict(part), "n": 1} for key, part in before.items()}  # each parent rebuilt
+    shared = freeze_like(after, before)
+    assert shape(shared) == shape(freeze(json.loads(json.dumps(after))))
+    assert [type(shared[k]).__name__ for k in ("p1", "p2", "p3", "p4")] == \
+        ["_FrozenDict", "_FrozenDict", "_SmallDict", "_SmallDict"]
