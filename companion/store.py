@@ -45,9 +45,10 @@ from sqlmodel import Field, Session, SQLModel, create_engine, select
 from companion import engine, jsontext, migrations
 from companion.doorbell import CHANNEL, Doorbell, PostgresListener, VersionPoll
 from companion.engine import Actor, Forbidden, chronicle
+from companion.engine.core import SEATING
 from companion.engine.errors import TooLarge
-from companion.engine.frozen import SharedWrite, copy_state, cow_root, freeze_like, settle, thaw
-from companion.engine.words import N_, event, event_words, render, said
+from companion.engine.frozen import SharedWrite, copy_state, cow_root, freeze_like, settle
+from companion.engine.words import N_, event, event_words, in_log, render, said
 
 log = logging.getLogger(__name__)
 
@@ -71,8 +72,6 @@ EVENT_ROW_BYTES = 48  # an event row's fixed columns (ids, flags, time), counted
 FREES_SPACE = frozenset({"remove_house_card"})  # actions never refused at the bound, nor undo
 
 
-event_words("join", N_("%(name)s joins the table"))
-event_words("join_phoneless", N_("%(name)s joins the table (no phone; the host plays for them)"))
 event_words("undo", N_("Undo: %(undone)s"))
 event_words("note", N_("%(text)s"))  # a line written before events were data
 
@@ -671,9 +670,10 @@ class Store:
                 new["version"] = version + 1
                 # Ids only ever go up, whatever a change (an undo) restored.
                 new["next_id"] = max(new.get("next_id", 1), before.get("next_id", 1))
-                new["log"] = (new.get("log", []) + [{
-                    "seq": version + 1, "actor": "host" if actor.host else actor.player,
-                    "event": happened, "text": text}])[-LOG_KEEP:]
+                if in_log(happened):  # a count corrected by hand writes none (engine/words.py)
+                    new["log"] = (new.get("log", []) + [{
+                        "seq": version + 1, "actor": "host" if actor.host else actor.player,
+                        "event": happened, "text": text}])[-LOG_KEEP:]
                 new_json, house_json = _split(new, before)
                 house_bytes = (self._house_bytes.get(game_code) or 0) if house_json is None else len(house_json)
                 if len(new_json) + house_bytes > MAX_STATE_BYTES:
@@ -737,35 +737,29 @@ class Store:
                     **engine_kwargs) -> tuple[dict, dict]:
         """Apply an action; the new state and the event it produced (data, see engine/words.py).
         ``read``: the game as the caller read it just before (``Store.read``), tried first."""
-        def change(state: dict, _session: Session):
-            # On a copy-on-write view of the frozen state: the change copies what it touches.
-            try:
-                new, happened = engine.apply(cow_root(state), action, actor, **engine_kwargs)
-            except SharedWrite:  # a reducer wrote where the view had not copied: the plain way
-                new, happened = engine.apply(state, action, actor, **engine_kwargs)
-            return settle(new), happened, {}
-        new, extra = self._commit(code, change, kind="action", actor=actor, read=read,
+        kind = action.get("type") if isinstance(action, dict) else getattr(action, "type", None)
+        if isinstance(kind, str) and kind in SEATING:
+            raise engine.BadAction(N_("A seat is taken through POST /api/games/<code>/players, "
+                                      "which gives it its token."))
+        new, extra = self._commit(code, _engine_change(action, actor, engine_kwargs), kind="action",
+                                  actor=actor, read=read,
                                   action=action.model_dump(mode="json") if hasattr(action, "model_dump") else action)
         return new, extra["event"]
 
     def join(self, code: str, name: Any, sex: Any, *, phone: bool = True,
              actor: Actor | None = None) -> tuple[dict, int, str]:
+        """Seat a player (the engine's ``join``, by its rules) and give the seat its token."""
         token = secrets.token_urlsafe(24)
-        actor = actor or Actor()
+        seat = _engine_change({"type": "join", "name": name, "sex": sex, "phone": phone}, actor or Actor(), {})
 
-        def change(state: dict, _session: Session):
-            if state.get("locked") and not actor.host:
-                raise engine.TableLocked()
-            new = thaw(state)
-            pid = engine.add_player(new, name, sex, phone=phone)
-            player = new["players"][-1]
-            joined = event("join", player=pid, name=player["name"]) if phone else \
-                event("join_phoneless", player=pid, name=player["name"])
+        def change(state: dict, session: Session):
+            new, joined, extra = seat(state, session)
+            pid = joined["player"]
             return new, joined, {"pid": pid, "_seats": [{"player_id": pid, "token_hash": token_hash(token)}]}
 
-        new, extra = self._commit(code, change, kind="join", actor=actor, action={
+        new, extra = self._commit(code, change, kind="join", actor=actor or Actor(), action={
             "type": "join", "name": name if isinstance(name, str) else None,
-            "sex": sex if isinstance(sex, str) else None})
+            "sex": sex if isinstance(sex, str) else None, "phone": phone})
         return new, extra["pid"], token
 
     def _compact(self, session: Session, game_id: int) -> None:
@@ -831,6 +825,18 @@ class Store:
 
         new, extra = self._commit(code, change, kind="undo", actor=actor, action={"type": "undo"})
         return new, extra["event"]
+
+
+def _engine_change(action: Any, actor: Actor, engine_kwargs: dict):
+    """A commit's change that is one engine action (``engine.apply``), worked on a
+    copy-on-write view of the frozen state: the change copies only what it touches."""
+    def change(state: dict, _session: Session):
+        try:
+            new, happened = engine.apply(cow_root(state), action, actor, **engine_kwargs)
+        except SharedWrite:  # a reducer wrote where the view had not copied: the plain way
+            new, happened = engine.apply(state, action, actor, **engine_kwargs)
+        return settle(new), happened, {}
+    return change
 
 
 _NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")

@@ -177,6 +177,16 @@ class RenameAction(ActionModel):
     name: PlayerName
 
 
+class JoinAction(ActionModel):
+    """Take a seat at the table: a phone's own player, or (host only) a player with no phone.
+    Sent by ``POST /api/games/<code>/players``, which gives the new seat its token. A missing
+    name or sex is refused by the engine's own checks (``clean_name``, ``clean_sex``)."""
+    type: Literal["join"]
+    name: Optional[PlayerName] = None
+    sex: Optional[Annotated[UnicodeText, Field(max_length=16)]] = None  # clean_sex names the two
+    phone: StrictBool = True
+
+
 class RemovePlayerAction(ActionModel):
     """Take a seat away (host only)."""
     type: Literal["remove_player"]
@@ -190,10 +200,14 @@ class LockTableAction(ActionModel):
 
 
 class PlayAction(ActionModel):
-    """Put a card in front of a player, or play a curse or Go Up a Level on them."""
+    """Put a card in front of a player, or play a curse or Go Up a Level on them.
+    from_hand: whether the card leaves a hand (the owner's; a curse's or Go Up a Level's:
+    the seat that plays it). Left out: yes, but for a curse on oneself and Divine
+    Intervention, which come straight from the door (reducers/sheet.py)."""
     type: Literal["play"]
     player: PlayerId
     card: CardSpec
+    from_hand: Optional[StrictBool] = None
 
 
 class DiscardAction(ActionModel):
@@ -211,12 +225,14 @@ class EquipAction(ActionModel):
 
 class SellAction(ActionModel):
     """Sell items in play (instances) and straight from the hand (hand_gold) for levels;
-    doubled: the one of them a Halfling sells at double price (once a turn)."""
+    doubled: the one of them a Halfling sells at double price (once a turn); from_hand: how
+    many cards hand_gold came from (left out: one, when there is hand_gold)."""
     type: Literal["sell"]
     player: PlayerId
     instances: list[InstanceId] = Field(default_factory=list, max_length=MAX_LIST)
     hand_gold: Annotated[StrictInt, Field(ge=0, le=100_000)] = 0
     doubled: Optional[InstanceId] = None
+    from_hand: Optional[Annotated[StrictInt, Field(ge=0, le=60)]] = None
 
 
 class GiveAction(ActionModel):
@@ -232,24 +248,31 @@ class DieAction(ActionModel):
 
 
 class FightAction(ActionModel):
-    """Start a fight; level overrides the printed level of the monster card."""
+    """Start a fight; level overrides the printed level of the monster card. from_hand: the
+    monster comes from the fighter's hand (looking for trouble); left out: no, from the door."""
     type: Literal["fight"]
     player: PlayerId
     monster: CardSpec
     level: Optional[Annotated[StrictInt, Field(ge=0, le=99)]] = None
+    from_hand: Optional[StrictBool] = None
 
 
 class AddMonsterAction(ActionModel):
+    """Another monster joins the fight. from_hand: it comes from the hand of the seat that
+    adds it (a Wandering Monster); left out: yes."""
     type: Literal["add_monster"]
     monster: CardSpec
     level: Optional[Annotated[StrictInt, Field(ge=0, le=99)]] = None
+    from_hand: Optional[StrictBool] = None
 
 
 class EnhanceAction(ActionModel):
-    """A monster enhancer on the monster at index monster (may be left out when there is one)."""
+    """A monster enhancer on the monster at index monster (may be left out when there is one).
+    from_hand: it comes from the hand of the seat that plays it; left out: yes."""
     type: Literal["enhance"]
     monster: MonsterIndex = None  # type: ignore[assignment]  # left out: the only monster
     card: CardSpec
+    from_hand: Optional[StrictBool] = None
 
 
 class RemoveMonsterAction(ActionModel):
@@ -259,12 +282,14 @@ class RemoveMonsterAction(ActionModel):
 
 class OneShotAction(ActionModel):
     """Play a one-shot into the fight: a card from the hand, or (player + instance) one lying
-    on the table in front of that player."""
+    on the table in front of that player. from_hand: whether a card named by card leaves the
+    hand of the seat that plays it (false: straight from a fresh draw); left out: yes."""
     type: Literal["one_shot"]
     side: Side
     card: Optional[CardSpec] = None
     player: Optional[PlayerId] = None
     instance: Optional[InstanceId] = None
+    from_hand: Optional[StrictBool] = None
 
 
 class HelpAction(ActionModel):
@@ -369,7 +394,7 @@ class RemoveHouseCardAction(ActionModel):
 
 MODELS: tuple[type[ActionModel], ...] = (
     LevelAction, GearAction, SetSexAction, SetTurnAction, EndTurnAction, SetHandAction,
-    SetVariantAction, RenameAction, RemovePlayerAction, LockTableAction, PlayAction, DiscardAction,
+    SetVariantAction, RenameAction, JoinAction, RemovePlayerAction, LockTableAction, PlayAction, DiscardAction,
     EquipAction, SellAction, GiveAction, DieAction, FightAction, AddMonsterAction, EnhanceAction,
     RemoveMonsterAction, OneShotAction, HelpAction, StopHelpingAction, ResolveAction,
     RunAwayAction, SacrificeAllyAction, CloseFightAction, ConfirmBadStuffAction, OfferAction, AcceptOfferAction,

@@ -13,7 +13,7 @@ from typing import Any
 
 from . import editions, reducers, rulebook  # noqa: F401  (importing reducers registers them)
 from . import monster_conditions
-from .core import AFTER_WIN, REDUCERS, Actor, CardResolver, Context, _default_resolver
+from .core import AFTER_WIN, REDUCERS, STRANGERS_MAY, Actor, CardResolver, Context, _default_resolver
 from .errors import BadAction, Forbidden, RuleViolation
 from .frozen import copy_state
 from .state import find_player
@@ -40,7 +40,7 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
     kind = action["type"]
     if kind not in REDUCERS:
         raise BadAction(N_("Unknown action type %(type)s."), type=repr(kind)[:60])
-    if not actor.seated:
+    if not actor.seated and kind not in STRANGERS_MAY:
         raise Forbidden(N_("Join the game first: only seated players and the host can act."))
     edition = editions.get(state["edition"])
     ctx = Context(edition=edition, resolve=resolve or _default_resolver, rng=rng or random.Random())

@@ -454,6 +454,13 @@ def _rename(t: _Table) -> list[Candidate]:
     return [({"player": p, "needs": ["name"]}, {"name": names[p]}) for p in t.seats]
 
 
+def _join(t: _Table) -> list[Candidate]:
+    # Seating a player with no phone (the host's move; a phone's own seat is taken by its
+    # join page, not offered here). The name is the form's: a sample no player has is checked.
+    sample = f"Seat {t.state.get('next_id', 1)}"
+    return [({"phone": False, "needs": ["name", "sex"]}, {"name": sample, "sex": "male"})]
+
+
 def _set_variant(t: _Table) -> list[Candidate]:
     return [({"variant": v, "on": on}, {}) for v in VARIANTS for on in (True, False)]
 
@@ -549,6 +556,7 @@ _BUILDERS: dict[str, Callable[[_Table], list[Candidate]]] = {
     "set_hand": _set_hand,
     "set_variant": _set_variant,
     "rename": _rename,
+    "join": _join,
     "remove_player": _for("everyone"),
     "lock_table": _lock_table,
     # the character sheet

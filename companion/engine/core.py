@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from . import editions
 from .errors import BadAction, Forbidden, RuleViolation
+from .hand import draw_new_hand
 from .state import (
     find_player, seat_order,
 )
@@ -63,6 +64,11 @@ Reducer = Callable[[dict, dict, Actor, "Context"], dict]  # returns an event (wo
 REDUCERS: dict[str, Reducer] = {}
 # Actions that may still be taken once somebody has won (the history stays honest).
 AFTER_WIN = {"set_sex", "set_hand", "remove_player", "lock_table"}
+# Actions a stranger (no seat yet) may take: taking a seat.
+STRANGERS_MAY = frozenset({"join"})
+# Actions that change who holds a seat: the store takes them only through its own door
+# (``Store.join``), which writes the seat's token with the change.
+SEATING = frozenset({"join"})
 
 
 @dataclass
@@ -140,7 +146,8 @@ def next_turn(state: dict) -> int | None:
     return order[(order.index(state["turn"]) + 1) % len(order)]
 
 
-def begin_turn(state: dict, pid: int) -> None:
+def begin_turn(state: dict, pid: int) -> dict | None:
+    """``pid``'s turn begins; the said of a new hand drawn then (``hand.draw_new_hand``), or None."""
     state["turn"] = pid
     # Turns are counted so that "once per turn" rules can tell one turn from the next.
     state["turn_count"] = state.get("turn_count", 0) + 1
@@ -149,3 +156,5 @@ def begin_turn(state: dict, pid: int) -> None:
         player["dead"] = False
     if state.get("combat") and state["combat"]["stage"] == "over":
         state["combat"] = None
+    # ... and draws its hand when its own next turn begins (rule dead-redraw).
+    return draw_new_hand(find_player(state, pid))

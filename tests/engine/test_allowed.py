@@ -152,6 +152,8 @@ def concrete(kind: str, entry: dict, state: dict) -> dict:
             action[need] = SAMPLE_HOUSE_CARD
         elif need == "cards":
             action[need] = [SAMPLE_HOUSE_CARD]
+        elif kind == "join":  # a new seat: a name no player has, and a sex
+            action[need] = {"name": f"Seat {state.get('next_id', 1)}", "sex": "male"}[need]
         elif need == "name":
             action[need] = next((p["name"] for p in state["players"] if p["id"] == entry["player"]), "Nobody")
         elif need == "hand_gold":

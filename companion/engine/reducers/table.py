@@ -8,8 +8,10 @@ from __future__ import annotations
 
 from .. import character, sheet
 from ..core import begin_turn, in_fight, level_event, next_turn, own, reducer, set_level
-from ..errors import BadAction, Forbidden, RuleViolation
-from ..state import bool_field, choice_field, clean_name, clean_sex, find_player, int_field, refuse_lookalike
+from ..errors import BadAction, Forbidden, RuleViolation, TableLocked
+from ..hand import add_to_hand, take_from_hand
+from ..state import (add_player, bool_field, choice_field, clean_name, clean_sex, find_player, int_field,
+                     refuse_lookalike)
 from ..vocab import LEVEL_SOURCES
 from ..words import N_, event, event_words, said, said_plural
 
@@ -71,8 +73,8 @@ def _set_turn(state, action, actor, ctx):
     if target["id"] == state["turn"]:
         # Not a new turn: it would bring the dead back early (they return when a turn begins).
         raise RuleViolation("turn-pass", N_("it is already %(name)s's turn"), name=target["name"])
-    begin_turn(state, target["id"])
-    return event("set_turn", player=target["id"], name=target["name"])
+    drew = begin_turn(state, target["id"])
+    return event("set_turn", drew, player=target["id"], name=target["name"])
 
 
 event_words("end_turn", N_("%(name)s ends the turn"))
@@ -97,20 +99,22 @@ def _end_turn(state, action, actor, ctx):
     charity = sheet.charity(state, player, ctx.edition, order=order)
     charity_said = None
     if charity["excess"]:
-        player["hand"] -= charity["excess"]
+        # Charity sets the hand: down to the limit, the rest to the lowest (rule charity).
+        take_from_hand(player, charity["excess"])
         for pid, count in charity["gifts"].items():
-            find_player(state, pid)["hand"] += count
+            add_to_hand(find_player(state, pid), count)
         charity_said = charity["text"]
     following = next_turn(state)
-    next_said = None
+    next_said = drew = None
     if following is not None:
-        begin_turn(state, following)
+        drew = begin_turn(state, following)
         next_said = said(N_("turn: %(name)s"), player=following, name=find_player(state, following)["name"])
-    return event("end_turn", charity_said, next_said, player=player["id"], name=player["name"],
+    return event("end_turn", charity_said, next_said, drew, player=player["id"], name=player["name"],
                  next=following)
 
 
-event_words("set_hand", N_("%(name)s: %(cards)s"))
+# A correction of the count, not a move of the game: kept in the history, no line of the log.
+event_words("set_hand", N_("%(name)s: %(cards)s"), log=False)
 
 
 @reducer("set_hand")
@@ -149,6 +153,23 @@ def _rename(state, action, actor, ctx):
     refuse_lookalike(state, name, besides=player)
     old, player["name"] = player["name"], name
     return event("rename", player=player["id"], old=old, name=name)
+
+
+event_words("join", N_("%(name)s joins the table"))
+event_words("join_phoneless", N_("%(name)s joins the table (no phone; the host plays for them)"))
+
+
+@reducer("join")
+def _join(state, action, actor, ctx):
+    """A new seat: anyone with the game's code, unless the host locked the table; a player
+    with no phone (the host plays for them) only by the host, locked or not."""
+    phone = action.get("phone", True)
+    if not phone and not actor.host:
+        raise Forbidden(N_("Only the host adds a player who has no phone."))
+    if state.get("locked") and not actor.host:
+        raise TableLocked()
+    pid = add_player(state, action.get("name"), action.get("sex"), phone=phone)
+    return event("join" if phone else "join_phoneless", player=pid, name=state["players"][-1]["name"])
 
 
 event_words("remove_player", N_("The host removes %(name)s from the table"))
