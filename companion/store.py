@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any, Callable
 
-import jsonpatch
 from sqlalchemy import bindparam, delete, event as sa_event, func, insert, or_, text, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, TimeoutError as PoolTimeout
@@ -47,7 +46,8 @@ from companion.doorbell import CHANNEL, Doorbell, PostgresListener, VersionPoll
 from companion.engine import Actor, Forbidden, chronicle
 from companion.engine.core import SEATING
 from companion.engine.errors import TooLarge
-from companion.engine.frozen import SharedWrite, copy_state, cow_root, freeze_like, settle
+from companion.engine.undo import Change, reverse_patch, take_back
+from companion.engine.frozen import SharedWrite, cow_root, freeze_like, settle
 from companion.engine.words import N_, event, event_words, in_log, render, said
 
 log = logging.getLogger(__name__)
@@ -57,9 +57,6 @@ CODE_LENGTH = 7  # 31**7 (27 billion) codes: guessing a live game is hopeless, a
 LOG_KEEP = 50
 RETRIES = 200
 MAX_STATE_BYTES = 1_000_000  # a long real game is ~50 KB; 300 house cards add ~150 KB
-# Parts of the state that undo does not restore: the log (the history stays honest), the id
-# counter (ids are never reused) and the version (it only goes up).
-NOT_UNDONE = ("log", "next_id", "version")
 MAX_GAME_BYTES = 20_000_000  # what one game may store: state, house cards and its event log
 # Compaction keeps the patches of the UNDO_KEPT latest changes on undo's stack, every
 # COMPACT_EVERY versions; undos in between use up at most COMPACT_EVERY of them, so a run of
@@ -72,7 +69,6 @@ EVENT_ROW_BYTES = 48  # an event row's fixed columns (ids, flags, time), counted
 FREES_SPACE = frozenset({"remove_house_card"})  # actions never refused at the bound, nor undo
 
 
-event_words("undo", N_("Undo: %(undone)s"))
 event_words("note", N_("%(text)s"))  # a line written before events were data
 
 
@@ -158,12 +154,6 @@ class Busy(StoreError):
     retry_after = 1
 
 
-class TooFarBack(StoreError):
-    """Undo reached a change whose patch was compacted: it is too old to take back."""
-
-    status = 409
-
-
 def event_bytes(action: str, text_: str, data: str | None, patch: str) -> int:
     """What an event row stores, as ``game.log_bytes`` counts it (its JSON is ASCII)."""
     return len(action) + len(text_.encode()) + len(data or "") + len(patch) + EVENT_ROW_BYTES
@@ -240,74 +230,6 @@ class _GuardedSession(Session):
         return False
 
 
-def _undoable(state: dict) -> dict:
-    return {k: v for k, v in state.items() if k not in NOT_UNDONE}
-
-
-def reverse_patch(before: dict, after: dict) -> list:
-    """The JSON Patch that turns ``after`` back into ``before`` (the parts undo restores).
-
-    Only what changed is written, down to the smallest changed part: a changed level is one
-    ``replace``, a card added to a list one ``remove``; 300 unchanged house cards cost nothing.
-    """
-    ops: list[dict] = []
-    _diff(_undoable(before), _undoable(after), "", ops)
-    return ops
-
-
-def _pointer(key: Any) -> str:
-    return "/" + str(key).replace("~", "~0").replace("/", "~1")
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal as JSON: like ``==``, but ``false`` is not ``0`` (nor ``1`` ``1.0``)."""
-    if a is b:
-        return True
-    if isinstance(a, dict):
-        return isinstance(b, dict) and len(a) == len(b) and \
-            all(k in b and _same(v, b[k]) for k, v in a.items())
-    if isinstance(a, list):
-        return isinstance(b, list) and len(a) == len(b) and all(map(_same, a, b))
-    return type(a) is type(b) and a == b
-
-
-def _diff(before: Any, after: Any, path: str, ops: list[dict]) -> None:
-    """Append to ``ops`` the operations that turn ``after`` into ``before``, in order."""
-    if before is after:
-        return
-    if isinstance(before, dict) and isinstance(after, dict):
-        for key in after:
-            if key not in before:
-                ops.append({"op": "remove", "path": path + _pointer(key)})
-        for key, value in before.items():
-            if key not in after:
-                ops.append({"op": "add", "path": path + _pointer(key), "value": value})
-            elif not _same(value, after[key]):
-                _diff(value, after[key], path + _pointer(key), ops)
-        return
-    if isinstance(before, list) and isinstance(after, list):
-        # The unchanged ends are kept; the changed middle is diffed item by item when it kept
-        # its length, else its items are taken out and put back (one card added: one op).
-        start, short = 0, min(len(before), len(after))
-        while start < short and _same(before[start], after[start]):
-            start += 1
-        end = 0
-        while end < short - start and _same(before[-1 - end], after[-1 - end]):
-            end += 1
-        was, now = before[start:len(before) - end], after[start:len(after) - end]
-        if len(was) == len(now):
-            for i, (old, new) in enumerate(zip(was, now)):
-                _diff(old, new, f"{path}/{start + i}", ops)
-            return
-        for i in reversed(range(len(now))):
-            ops.append({"op": "remove", "path": f"{path}/{start + i}"})
-        for i, old in enumerate(was):
-            ops.append({"op": "add", "path": f"{path}/{start + i}", "value": old})
-        return
-    if not _same(before, after):
-        ops.append({"op": "replace", "path": path, "value": before})
-
-
 def _split(state: dict, before: dict | None = None) -> tuple[str, str | None]:
     """(the state's JSON without its house cards, the house cards' JSON, or None when they are
     those of ``before``: then their column is not written again)."""
@@ -341,26 +263,6 @@ def _joined(state_json: str, house_json: str | None) -> dict:
     state = jsontext.loads(state_json)
     state["house_cards"] = jsontext.loads(house_json or "[]")
     return state
-
-
-def restore(current: dict, stored: dict | list, *, in_place: bool = False) -> dict:
-    """The state before an event, from the current state and what the event stored.
-
-    Undo is a strict stack, so the current state is always the state right after the event
-    being undone (apart from the parts undo does not restore), and its patch applies.
-    ``in_place``: ``current`` may be changed (a walk back through many events owns it).
-    """
-    if stored is None:  # compacted (COMPACTED): what came before cannot be rebuilt from it
-        raise jsonpatch.InvalidJsonPatch("this event's patch was compacted")
-    if isinstance(stored, dict):  # an event written before patches: the whole state before it
-        restored = stored
-    else:
-        doc = _undoable(current) if in_place else copy_state(_undoable(current))
-        restored = jsonpatch.apply_patch(doc, stored, in_place=True)
-    for key in NOT_UNDONE:
-        if key in current:
-            restored[key] = current[key]
-    return restored
 
 
 def database_url(url: str) -> str:
@@ -798,8 +700,8 @@ class Store:
         return self.undo_event(code, actor)[0]
 
     def undo_event(self, code: str, actor: Actor) -> tuple[dict, dict]:
-        """Take back the latest change that is not itself undone (a strict stack)."""
-        if not actor.seated:
+        """Take back the latest change that is not itself undone (``engine.undo``, by its rules)."""
+        if not actor.seated:  # before any read: a stranger learns nothing of the log
             raise Forbidden(N_("Join the game first."))
 
         def change(state: dict, session: Session):
@@ -809,19 +711,14 @@ class Store:
             last = session.exec(select(Event).where(Event.game_id == game_id, Event.kind != "undo",
                                                     Event.undone == False)  # noqa: E712
                                 .order_by(Event.id.desc()).limit(1)).first()
-            if last is None:
-                raise engine.BadAction(N_("There is nothing to undo."))
-            if not actor.host and last.actor_player != actor.player:
-                raise Forbidden(N_("Only the player who made the last change, or the host, can undo it."))
-            if last.state_before == COMPACTED:
-                raise TooFarBack(N_("That change is too far back to undo: a game keeps what undo "
-                                    "needs for its latest few hundred changes only."))
-            restored = restore(state, jsontext.loads(last.state_before))
+            taken = None if last is None else Change(
+                actor_player=last.actor_player, undo_data=jsontext.loads(last.state_before),
+                event=jsontext.loads(last.data) if last.data else {"kind": "note", "text": last.text})
+            restored, happened = take_back(state, taken, actor)
             # An undone join takes its seat row, and so its token, with it.
             present = {p["id"] for p in restored["players"]}
             drop = [p["id"] for p in state["players"] if p["id"] not in present] if last.kind == "join" else []
-            undone = jsontext.loads(last.data) if last.data else {"kind": "note", "text": last.text}
-            return restored, event("undo", undone=undone), {"_undo": last.id, "_drop_seats": drop}
+            return restored, happened, {"_undo": last.id, "_drop_seats": drop}
 
         new, extra = self._commit(code, change, kind="undo", actor=actor, action={"type": "undo"})
         return new, extra["event"]

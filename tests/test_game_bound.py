@@ -14,7 +14,8 @@ from sqlalchemy import create_engine, text
 from companion import store as store_module
 from companion.engine import Actor
 from companion.engine.errors import TooLarge
-from companion.store import COMPACTED, MAX_GAME_BYTES, Store, TooFarBack, token_hash
+from companion.engine.errors import TooFarBack
+from companion.store import COMPACTED, MAX_GAME_BYTES, Store, token_hash
 
 from .conftest import Table
 from .test_store_databases import OLD_SQLITE_SCHEMA, old_game

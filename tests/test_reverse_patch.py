@@ -1,4 +1,4 @@
-"""Undo's reverse patch (store.reverse_patch): whatever a change did to the state, applying the
+"""Undo's reverse patch (engine.undo.reverse_patch): whatever a change did to the state, applying the
 patch to the state after it gives back the state before it, and the patch holds what changed,
 not the whole state."""
 
@@ -10,7 +10,7 @@ import json
 import jsonpatch
 from hypothesis import given, settings, strategies as st
 
-from companion.store import NOT_UNDONE, reverse_patch
+from companion.engine.undo import NOT_UNDONE, reverse_patch
 
 scalars = st.none() | st.booleans() | st.integers(-5, 5) | st.text("ab~/", max_size=3)
 json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)

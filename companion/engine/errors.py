@@ -90,3 +90,9 @@ class TooLarge(BadAction):
     """The change would make the game hold more than a game may (HTTP 413)."""
 
     status = 413
+
+
+class TooFarBack(BadAction):
+    """Undo reached a change whose patch was compacted: too old to take back (HTTP 409)."""
+
+    status = 409

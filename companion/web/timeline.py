@@ -23,7 +23,8 @@ import jsonpatch
 import jsonpointer
 
 from companion.engine.chronicle import won_fight
-from companion.store import NOT_UNDONE, Store, restore
+from companion.engine.undo import NOT_UNDONE, restore
+from companion.store import Store
 
 
 @dataclass(frozen=True)
