@@ -22,6 +22,7 @@ from typing import Any, Callable
 from . import character, sheet
 from .core import Context, own, reducer
 from .errors import BadAction
+from .hand import add_to_hand
 from .state import find_player, next_id
 from .words import N_, card_text, event, event_words, said, said_plural
 
@@ -141,7 +142,7 @@ class _Run:
         takers = [find_player(self.state, pid) for pid in order[start + 1:] + order[:start]]
         takers = [p for p in takers if not p["dead"]][:count]
         for taker in takers:
-            taker["hand"] = (taker.get("hand") or 0) + 1
+            add_to_hand(taker, 1)
         gifts = [said_plural("%(n)s card to %(to_name)s", "%(n)s cards to %(to_name)s", 1,
                              to=p["id"], to_name=p["name"]) for p in takers]
         self.out.append(said(N_("the hand is shared out: %(gifts)s"), gifts=gifts))

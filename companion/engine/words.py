@@ -23,6 +23,10 @@ Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
 
 EVENT_WORDS: dict[str, str] = {}
+# Kinds that keep a count straight rather than tell of play (a hand counted by hand): the
+# history keeps them and undo takes them back, but the game's log (its latest lines, on the
+# phones and the table screen) shows none, so tapping a count up does not flood it.
+OFF_THE_LOG: set[str] = set()
 
 
 def N_(msgid: str) -> str:
@@ -44,12 +48,23 @@ def said_plural(singular: str, plural: str, n: int, **params: Any) -> dict:
     return {"said": singular, "plural": plural, "n": n, **params}
 
 
-def event_words(kind: str, msgid: str) -> str:
-    """Register the sentence of an event kind (once, where the reducer is)."""
+def event_words(kind: str, msgid: str, *, log: bool = True) -> str:
+    """Register the sentence of an event kind (once, where the reducer is); ``log=False``: its
+    events write no line of the game's log (``OFF_THE_LOG``)."""
     if EVENT_WORDS.get(kind, msgid) != msgid:
         raise ValueError(f"event kind {kind!r} already has words")
     EVENT_WORDS[kind] = msgid
+    if not log:
+        OFF_THE_LOG.add(kind)
     return kind
+
+
+def in_log(happened: dict) -> bool:
+    """Whether an event writes a line of the game's log (the store asks). An undo is as quiet
+    as the change it takes back: an undone correction is another correction."""
+    if happened.get("kind") == "undo" and isinstance(happened.get("undone"), dict):
+        return in_log(happened["undone"])
+    return happened.get("kind") not in OFF_THE_LOG
 
 
 def card_text(card: dict, field: str, english_text: str) -> dict:

@@ -316,7 +316,9 @@ def test_tails_backstab_and_charm():
     g.power("Cid", "thief-backstab", target=g.ids["Ann"], bonus=2)
     assert g.view["fighter_strength"] == 1 - 2
     g.power("Ann", "wizard-charm", monster=0)
-    assert g.view["monsters"][0]["gone"] and g.p("Ann")["hand"] == 0
+    # The whole hand (3) pays for the charm; with its last monster gone the fight is won
+    # (Tails, Combat) and the Snake's 2 treasures, drawn face down, fill the emptied hand.
+    assert g.view["monsters"][0]["gone"] and g.p("Ann")["hand"] == 2
 
 
 # --- the data and allowed -----------------------------------------------------------------

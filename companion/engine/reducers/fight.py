@@ -8,10 +8,11 @@ from .. import combat, deals, dice, editions
 from ..core import Context, current_fight, in_fight, own, reducer, set_level
 from .. import bad_stuff  # a monster's Bad Stuff as data
 from ..errors import BadAction, Forbidden, RuleViolation
+from ..hand import add_to_hand, take_from_hand
 from ..state import bool_field, choice_field, combat_view, find_player, int_field
 from ..vocab import SIDES
 from ..words import N_, event, event_words, said, said_plural
-from .sheet import kill, one_shot_card
+from .sheet import kill, one_shot_card, playing_seat
 
 
 event_words("fight", N_("%(name)s fights %(monster)s (level %(level)s)"))
@@ -35,6 +36,10 @@ def _start_fight(state, action, actor, ctx):
         "result": None,
         "seed": dice.new_seed(ctx),  # the fight's dice (engine/dice.py): an undo does not buy a new roll
     }
+    # The monster is mostly the door just kicked open, face up; one from the hand (looking for
+    # trouble) says so with from_hand.
+    if action.get("from_hand"):
+        take_from_hand(player)
     return event("fight", player=player["id"], name=player["name"], monster=monster["name"],
                  level=monster["level"])
 
@@ -79,6 +84,10 @@ def _add_monster(state, action, actor, ctx):
         raise RuleViolation("no-combat", N_("the fight is past the point where monsters join"))
     monster = monster_card(state, action.get("monster"), ctx, action.get("level"))
     fight["monsters"].append({"card": monster, "enhancers": [], "gone": False})
+    # A monster joins mostly from a hand (a Wandering Monster's, the seat's that adds it: the
+    # Wandering Monster card itself is not named, so it is not counted); from_hand false: not.
+    if action.get("from_hand") is not False:
+        take_from_hand(playing_seat(state, actor))
     return event("add_monster", monster=monster["name"], level=monster["level"])
 
 
@@ -101,6 +110,9 @@ def _enhance(state, action, actor, ctx):
     if card["kind"] != "enhancer":
         raise BadAction(N_("%(card)s is not a monster enhancer."), card=card["name"])
     fight["monsters"][index]["enhancers"].append(card)
+    # An enhancer is played from the hand of the seat that plays it, unless from_hand says not.
+    if action.get("from_hand") is not False:
+        take_from_hand(playing_seat(state, actor))
     return event("enhance", card=card["name"], monster=fight["monsters"][index]["card"]["name"])
 
 
@@ -176,6 +188,10 @@ def _one_shot(state, action, actor, ctx):
     if card["kind"] not in ("one-shot", "ally", "other", "item"):
         raise BadAction(N_("%(card)s cannot be played as a one-shot."), card=card["name"])
     fight["one_shots"].append({"side": side, "card": card, "by": actor.player})
+    # A card named by ``card`` leaves the hand of the seat that plays it (from_hand false: it
+    # was just drawn); one named by ``instance`` came off the table, not from a hand.
+    if action.get("instance") is None and action.get("from_hand") is not False:
+        take_from_hand(playing_seat(state, actor))
     bonus = card.get("bonus", 0)
     return event(ONE_SHOT_WORDS[side], card=card["name"], side=side, bonus=bonus,
                  signed="%+d" % bonus)
@@ -288,6 +304,15 @@ def _rewards(state: dict, fight: dict, view: dict, fighter: dict) -> list[dict]:
     deal_said = deals.carry_out_deal(state, fight, rewards)
     if deal_said:
         details.append(deal_said)
+    # The treasures go into hands (a hand is only a count): the helper's share as the deal
+    # kept says, the rest to the fighter, who draws them all (rulings treasure-face-up-with-help,
+    # helper-treasure-draw). A card played from them later leaves the hand again.
+    share = 0
+    if deal_said:
+        kept = state["ledger"][-1]
+        share = kept["treasures"]
+        add_to_hand(find_player(state, kept["helper"]), share)
+    add_to_hand(fighter, rewards["treasures"] - share)
     use_up(state, fight)
     fight["stage"] = "over"
     return details

@@ -6,6 +6,7 @@ from .. import character, sheet
 from . import divine
 from ..core import Context, in_fight, level_event, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
+from ..hand import new_hand, take_from_hand
 from ..state import bool_field, find_card, find_player, int_field, next_id
 from ..words import N_, event, event_words, said, said_plural
 
@@ -14,10 +15,42 @@ event_words("play_equipped", N_("%(name)s plays %(card)s (equipped)"))
 event_words("play_carried", N_("%(name)s plays %(card)s (carried)"))
 
 
+def playing_seat(state: dict, actor) -> dict | None:
+    """The player whose hand a card played by ``actor`` leaves: the seat that sends it. The
+    host's phone plays for everyone and is no seat, so its cards leave no hand."""
+    return next((p for p in state["players"] if p["id"] == actor.player), None)
+
+
 @reducer("play")
 def _play(state, action, actor, ctx):
     target = find_player(state, action.get("player"))
     card = ctx.card(state, action.get("card"))
+    happened = _put(state, target, card, actor, ctx)
+    from_hand = action.get("from_hand")
+    if from_hand is None:
+        # What a table mostly means: a card comes from the hand, but for a curse on oneself
+        # (the door just kicked open: ruling curse-from-door) and Divine Intervention (played
+        # as soon as it is drawn).
+        from_hand = not (divine.is_divine_intervention(card)
+                         or (card["kind"] == "curse" and actor.player == target["id"]))
+    if from_hand:
+        take_from_hand(_hand_of(state, card, target, actor))
+    return happened
+
+
+def _hand_of(state: dict, card: dict, target: dict, actor) -> dict | None:
+    """Whose hand a played card leaves. A curse: the caster's, the seat that plays it (the
+    host's phone is no seat: nobody's). A Go Up a Level: the seat's that plays it, from the
+    host's phone the player's it raises (mostly played on oneself). Anything else goes in
+    front of its owner from the owner's hand, whoever taps it in for them."""
+    seat = playing_seat(state, actor)
+    if card["kind"] == "curse" or (card["kind"] == "go-up-a-level" and seat is not None):
+        return seat
+    return target
+
+
+def _put(state: dict, target: dict, card: dict, actor, ctx: Context) -> dict:
+    """The card goes where its kind goes; the event says what it did."""
     kind = card["kind"]
     # A curse or a Go Up a Level may be played on anyone; everything else goes in front of
     # its owner, so only that player (or the host) may put it there.
@@ -181,6 +214,10 @@ def _sell(state, action, actor, ctx):
         sheet.check_double_sale(state, player, find_card(player, doubled, "doubled"), ctx.edition)
         player["doubled_sale_turn"] = state.get("turn_count", 0)
     sale = sheet.sale(player, entries, ctx.edition, hand_gold=hand_gold, doubled=doubled)
+    # The cards sold from the hand leave it: as many as from_hand says, else one (the gold
+    # came from one card at least; the sheet's - corrects the count when it was more).
+    sold_from_hand = action.get("from_hand")
+    take_from_hand(player, (1 if hand_gold else 0) if sold_from_hand is None else sold_from_hand)
     old = player["level"]
     # A sale always buys a level (less than a level's gold is refused) and never the winning one.
     set_level(state, player, old + sale["levels"], "sell")
@@ -252,7 +289,11 @@ def kill(state: dict, player: dict, ctx: Context) -> dict:
     looters = [find_player(state, pid)["name"] for pid in order]
     looting = (said(N_("looting order %(players)s"), players=", ".join(looters), order=order)
                if looters else said(N_("looting order nobody")))
+    each = new_hand(ctx.edition, state.get("variants"))
+    # The hand is gone (sheet.death); the new character's is drawn when the player's next turn
+    # begins (core.begin_turn), from each deck (rule dead-redraw).
+    player["redraw"] = 2 * each
     redraw = said_plural("draws %(n)s from each deck on their next turn", "draws %(n)s from each deck on their next turn",
-                         ctx.edition.dead_redraw)
+                         each)
     return event("die" if lost else "die_bare", looting, redraw, player=player["id"],
                  name=player["name"], cards=", ".join(c["card"]["name"] for c in lost))
