@@ -32,7 +32,7 @@ import secrets
 import sqlite3
 import time
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from typing import Any, Callable
 
@@ -271,6 +271,18 @@ def database_url(url: str) -> str:
     if parsed.drivername in ("postgres", "postgresql"):
         return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
     return url
+
+
+@dataclass(frozen=True)
+class Changed:
+    """What a commit's change hands the store: the new state, the event, and the seat rows
+    and log row it changes with it."""
+
+    state: dict
+    event: dict
+    seats: tuple[tuple[int, str], ...] = ()  # (player id, token hash) of seats taken
+    dropped_seats: tuple[int, ...] = ()  # player ids whose seats go (an undone join)
+    undoes: int | None = None  # the event row an undo takes back
 
 
 @dataclass(frozen=True)
@@ -547,7 +559,7 @@ class Store:
         self._house_bytes.put(game_code, len(house or ""))
         return self._states.put(game_code, version, _joined(text_, house) | {"version": version})
 
-    def _commit(self, code: str, change: Callable[[dict, Session], tuple[dict, str, dict]], *,
+    def _commit(self, code: str, change: Callable[[dict, Session], Changed], *,
                 kind: str, actor: Actor, action: Any, read: Loaded | None = None) -> tuple[dict, dict]:
         """Read, change, write if nobody else wrote meanwhile; retried on a lost race.
 
@@ -564,8 +576,8 @@ class Store:
                 else:
                     game_id, game_code, version, before = self._current(session, code)
                 # ``before`` is frozen and shared: the change works on its own copy.
-                new, said_event, extra = change(before, session)
-                happened = as_event(said_event)
+                changed = change(before, session)
+                new, happened = changed.state, as_event(changed.event)
                 if kind != "undo":  # an undo's reverse patch restores the chronicle itself
                     chronicle.record(before, new, happened)
                 text = render(happened)
@@ -604,13 +616,12 @@ class Store:
                     data=data_json, state_before=patch_json, undone=False, created_at=_now()))
                 if (version + 1) % COMPACT_EVERY == 0 and "chronicle" in new:
                     self._compact(session, game_id)
-                for seat in extra.pop("_seats", []):
-                    session.add(Seat(game_id=game_id, **seat))
-                for pid in extra.pop("_drop_seats", []):
+                for pid, token_digest in changed.seats:
+                    session.add(Seat(game_id=game_id, player_id=pid, token_hash=token_digest))
+                for pid in changed.dropped_seats:
                     session.exec(delete(Seat).where(Seat.game_id == game_id, Seat.player_id == pid))
-                undone = extra.pop("_undo", None)
-                if undone is not None:  # same transaction: two undos can never take back one change twice
-                    session.exec(update(Event).where(Event.id == undone).values(undone=True))
+                if changed.undoes is not None:  # same transaction: two undos never take back one change twice
+                    session.exec(update(Event).where(Event.id == changed.undoes).values(undone=True))
                 if self._notify:  # delivered to every process's listener when this commits
                     session.connection().execute(_NOTIFY, {"payload": f"{game_code}:{version + 1}"})
                 session.commit()
@@ -627,8 +638,7 @@ class Store:
                 if wrong is not None:
                     raise TypeError(f"the engine wrote a value JSON would read back otherwise, at {wrong}")
             self.doorbell.ring(game_code, version + 1)
-            extra["event"] = happened
-            return new, extra
+            return new, happened
         raise Busy(N_("The table is very busy; try again in a moment."))
 
     def apply(self, code: str, action: Any, actor: Actor, **engine_kwargs) -> dict:
@@ -643,10 +653,9 @@ class Store:
         if isinstance(kind, str) and kind in SEATING:
             raise engine.BadAction(N_("A seat is taken through POST /api/games/<code>/players, "
                                       "which gives it its token."))
-        new, extra = self._commit(code, _engine_change(action, actor, engine_kwargs), kind="action",
-                                  actor=actor, read=read,
-                                  action=action.model_dump(mode="json") if hasattr(action, "model_dump") else action)
-        return new, extra["event"]
+        return self._commit(code, _engine_change(action, actor, engine_kwargs), kind="action",
+                            actor=actor, read=read,
+                            action=action.model_dump(mode="json") if hasattr(action, "model_dump") else action)
 
     def join(self, code: str, name: Any, sex: Any, *, phone: bool = True,
              actor: Actor | None = None) -> tuple[dict, int, str]:
@@ -654,15 +663,14 @@ class Store:
         token = secrets.token_urlsafe(24)
         seat = _engine_change({"type": "join", "name": name, "sex": sex, "phone": phone}, actor or Actor(), {})
 
-        def change(state: dict, session: Session):
-            new, joined, extra = seat(state, session)
-            pid = joined["player"]
-            return new, joined, {"pid": pid, "_seats": [{"player_id": pid, "token_hash": token_hash(token)}]}
+        def change(state: dict, session: Session) -> Changed:
+            joined = seat(state, session)
+            return replace(joined, seats=((joined.event["player"], token_hash(token)),))
 
-        new, extra = self._commit(code, change, kind="join", actor=actor or Actor(), action={
+        new, joined = self._commit(code, change, kind="join", actor=actor or Actor(), action={
             "type": "join", "name": name if isinstance(name, str) else None,
             "sex": sex if isinstance(sex, str) else None, "phone": phone})
-        return new, extra["pid"], token
+        return new, joined["player"], token
 
     def _compact(self, session: Session, game_id: int) -> None:
         """Drop the patches undo can no longer reach, inside the commit that wrote a version
@@ -718,21 +726,20 @@ class Store:
             # An undone join takes its seat row, and so its token, with it.
             present = {p["id"] for p in restored["players"]}
             drop = [p["id"] for p in state["players"] if p["id"] not in present] if last.kind == "join" else []
-            return restored, happened, {"_undo": last.id, "_drop_seats": drop}
+            return Changed(restored, happened, dropped_seats=tuple(drop), undoes=last.id)
 
-        new, extra = self._commit(code, change, kind="undo", actor=actor, action={"type": "undo"})
-        return new, extra["event"]
+        return self._commit(code, change, kind="undo", actor=actor, action={"type": "undo"})
 
 
 def _engine_change(action: Any, actor: Actor, engine_kwargs: dict):
     """A commit's change that is one engine action (``engine.apply``), worked on a
     copy-on-write view of the frozen state: the change copies only what it touches."""
-    def change(state: dict, _session: Session):
+    def change(state: dict, _session: Session) -> Changed:
         try:
             new, happened = engine.apply(cow_root(state), action, actor, **engine_kwargs)
         except SharedWrite:  # a reducer wrote where the view had not copied: the plain way
             new, happened = engine.apply(state, action, actor, **engine_kwargs)
-        return settle(new), happened, {}
+        return Changed(settle(new), happened)
     return change
 
 

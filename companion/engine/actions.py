@@ -1,7 +1,8 @@
 """The action vocabulary: one reducer per action ``type``, registered by domain.
 
-``apply(state, action, actor)`` is the only way a game changes. It works on a copy, so a
-refused action (BadAction, Forbidden, RuleViolation) leaves the caller's state untouched.
+``apply(state, action, actor)`` is the way a game changes (taking a seat included: ``join``);
+its one counterpart is ``undo.take_back``, which pops the latest change. It works on a copy, so
+a refused action (BadAction, Forbidden, RuleViolation) leaves the caller's state untouched.
 Each reducer changes the copy in place and returns what happened as data (an event, see
 ``words.py``), which the web layer puts into words in the reader's language.
 """
