@@ -1,6 +1,6 @@
 """Fuzz: send 20,000 generated inputs through the real app and print a tally.
 
-The inputs are ``tests/test_fuzz.py``'s: actions of every type built from the action models,
+The inputs are ``companion.fuzzing``'s (as ``tests/test_fuzz.py``'s): actions of every type built from the action models,
 well-formed and broken (wrong types in every field, objects and lists for ``type``, nesting a
 thousand deep, lone surrogates, huge numbers, junk keys), sent as the host, a seated player
 and a stranger to ``/api/games/<code>/actions``, ``/check``, ``/undo``, joining, the
@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, Phase, given, seed as hypothesis_seed, setti
 from hypothesis import strategies as st  # noqa: E402
 
 from companion import create_app  # noqa: E402
-from tests.test_fuzz import NO_THROTTLE, OPERATIONS, Table  # noqa: E402
+from companion.fuzzing import NO_THROTTLE, OPERATIONS, Table  # noqa: E402
 
 
 def short(value, limit: int = 300) -> str:

@@ -2,7 +2,8 @@
 
 - the card lookup over about 600 cards (the catalog four times over, as a busy table's sets
   plus house cards might be), for typed, misspelled and one-letter queries;
-- the rules arbiter over every player question of tests/test_arbiter_questions.py.
+- the rules arbiter over every player question of companion/rulebase/questions.json (the
+  questions tests/test_arbiter_questions.py asks).
 
     .venv/bin/python bench/search.py [--rounds 5]
 """
@@ -10,6 +11,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -17,9 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion import rulebase  # noqa: E402
 from companion.catalog import load_catalog  # noqa: E402
 from companion.rulebase import search  # noqa: E402
-from tests.test_arbiter_questions import QUESTIONS  # noqa: E402
+
+QUESTIONS = [(q["question"], q["ruling"], q["edition"]) for q in
+             json.loads((Path(rulebase.__file__).parent / "questions.json").read_text(encoding="utf-8"))]
 
 CARD_QUERIES = ["drooling slim", "plutonim dragn", "drool", "wizard", "a", "potion of", "go up"]
 

@@ -12,7 +12,7 @@ from companion import engine
 from companion.engine import Actor, BadAction, Forbidden, RuleViolation
 from companion.engine.words import render
 
-from ..test_fuzz import VALID_ACTIONS
+from companion.fuzzing import VALID_ACTIONS
 from .driver import Game
 
 HOST = Actor(host=True)
