@@ -30,7 +30,8 @@ Public API::
     rulings_for_topic(topic) -> list[dict]
     ruling_for_edition(ruling_or_id, edition, official_updates=False) -> dict
         # copy + "citation", "applies", "answers" (printed and official, in the table's order)
-    search(q, edition=None, limit=10, official_updates=False) -> list[dict]  # best first
+    search(q, edition=None, limit=10, official_updates=False, lang=None) -> list[dict]
+        # best first; lang: the reader's language, searched with English
     localized(ruling, lang) -> dict                        # copy + "lang", "fallback"
     missing_translations(lang) -> list[str]               # rule ids without a text in lang
 
@@ -465,9 +466,15 @@ from . import search as _search_mod  # noqa: E402
 
 
 def search(q: str, edition: str | None = None, limit: int = 10,
-           official_updates: bool = False) -> list[dict]:
-    """Rulings that answer the player's question ``q``, best first (see ``search.py``)."""
-    return _search_mod.search(q, edition=edition, limit=limit, official_updates=official_updates)
+           official_updates: bool = False, lang=None) -> list[dict]:
+    """Rulings that answer the player's question ``q``, best first (see ``search.py``).
+
+    ``lang`` is the reader's language ("de", "pt_BR", a babel Locale): the question is searched
+    in that language's translations and in English. Without it, a question mostly in Cyrillic
+    is searched in Russian and any other in English.
+    """
+    return _search_mod.search(q, edition=edition, limit=limit, official_updates=official_updates,
+                              lang=lang)
 
 
 __all__ = ["BOOKS", "EDITION_IDS", "OFFICIAL_PUBLISHER", "RulebaseError", "SOURCE_LANG", "all_rulings", "applies",

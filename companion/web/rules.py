@@ -204,7 +204,7 @@ def api_search():
     ctx = _context()
     edition, official = ctx["edition"], ctx["official"]
     lang = _lang()
-    found = (rulebase.search(q, edition=edition, limit=10, official_updates=official)
+    found = (rulebase.search(q, edition=edition, limit=10, official_updates=official, lang=lang)
              if q.strip() else rulebase.all_rulings())
     moment = _moment(q, ctx["table"])
     found = _verdict_ruling_first(found, moment)
@@ -241,14 +241,15 @@ def ask():
     edition, official = ctx["edition"], ctx["official"]
     topic = request.args.get("topic")
     moment = _moment(q, ctx["table"])
+    lang = _lang()
     if q.strip():
         results = _verdict_ruling_first(
-            rulebase.search(q, edition=edition, limit=8, official_updates=official), moment)
+            rulebase.search(q, edition=edition, limit=8, official_updates=official, lang=lang),
+            moment)
     elif topic in rulebase.topics():
         results = rulebase.rulings_for_topic(topic)
     else:
         results = []
-    lang = _lang()
     results = [_shown(r, edition, official, lang) for r in results]
     cards = _named_cards(q, edition, lang)
     template = "rules/_results.html" if request.headers.get("HX-Request") == "true" else "rules/ask.html"
