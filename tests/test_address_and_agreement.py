@@ -28,6 +28,12 @@ POLITE = {
     "es": re.compile(r"\b(usted\w*|vuestr\w*)\b", re.I),
     "it": re.compile(r"\b(vostr\w*)\b", re.I),
     "pl": re.compile(r"\b(wasz\w*)\b|\b(skończcie|rozstrzygnijcie|uciekajcie)\b", re.I),
+    # ви and its cases; imperatives in -іть/-йте/-ьте (натисніть, додайте, киньте, also
+    # reflexive торкніться, змивайтеся); present tense in -єте/-ете/-ите/-їте (маєте, можете,
+    # просите, б'єтеся). Not "навіть", nor participles like "відкрите".
+    "uk": re.compile(r"\b(ви|вас|вам|ваш\w*|вами)\b"
+                     r"|\b(?!навіть\b)\w[\w'ʼ’]*(іть|йте|ьте)(ся|сь)?\b"
+                     r"|\b(?!\w*крите\b)\w[\w'ʼ’]*(єте|ете|ите|їте)(ся|сь)?\b", re.I),
 }
 PLURAL_ON_PURPOSE = {"one of you is in a fight"}
 
