@@ -77,8 +77,9 @@ def test_localized_copies_do_not_change_the_originals():
 # ------------------------------------------------------------------ the fallback
 
 def test_a_language_without_translations_falls_back_to_english():
+    # Every language of the app has its texts: Dutch, which it does not speak, has none.
     ruling = rulebase.get_ruling("helper-no-level")
-    de = localized(ruling, "de")
+    de = localized(ruling, "nl")
     assert de["lang"] == "en" and de["fallback"] is True
     assert all(de[k] == ruling[k] for k in RULING_TEXTS + ("keywords",))
     en = localized(ruling, "en")
@@ -87,7 +88,7 @@ def test_a_language_without_translations_falls_back_to_english():
     assert localized(ruling, "ru_RU")["lang"] == localized(ruling, "ru-RU")["lang"] == "ru"
 
     card = load_catalog().get("classic/drooling-slime")
-    de_card = localized_card(card, "de")
+    de_card = localized_card(card, "nl")
     assert de_card["lang"] == "en" and de_card["fallback"] is True
     assert de_card["summary"] == card["summary"]
     assert localized_card(card, "en")["fallback"] is False
@@ -106,7 +107,9 @@ def test_explain_answers_in_the_language_asked_for():
     assert en_answer == rulebase.get_ruling("level-ten-needs-kill")["answer"]
     assert CYRILLIC.search(ru_answer) and ru_answer != en_answer
     assert ru_citation == en_citation
-    assert rulebase.explain("level-ten-needs-kill", "tails", lang="de")[0] == en_answer
+    assert rulebase.explain("level-ten-needs-kill", "tails", lang="nl")[0] == en_answer  # no Dutch texts
+    de_answer = rulebase.explain("level-ten-needs-kill", "tails", lang="de")[0]
+    assert de_answer not in (en_answer, ru_answer) and "Stufe" in de_answer
 
 
 # ------------------------------------------------------------------ validation at load time
@@ -274,8 +277,8 @@ def test_every_russian_question_of_the_rulebase_finds_its_own_ruling():
 
 
 @pytest.mark.parametrize("lang, words, marked", [
-    ("ru", "Каждый игрок с самым высоким уровнем забирает у вас по одной шмотке.", False),
-    ("de", "Each highest-Level player takes one Item from you.", True),  # no German card texts
+    ("ru", "Каждый игрок с самым высоким уровнем забирает у тебя по одной шмотке.", False),
+    ("de", "Jeder Spieler mit der höchsten Stufe nimmt dir einen Gegenstand weg.", False),
 ])
 def test_a_catalog_cards_bad_stuff_text_is_shown_in_the_readers_language(client, lang, words, marked):
     # Net Troll's Bad Stuff is done by hand: the log line and the note on the sheet quote the
