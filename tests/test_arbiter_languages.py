@@ -43,7 +43,8 @@ def top3(q: str, lang: str | None, edition: str | None = None) -> list[str]:
 
 
 def test_typed_is_how_a_phone_types():
-    assert typed("Kann ich im Kampf Gegenstände verkaufen?") == "kann ich im kampf gegenstande verkaufen"
+    assert typed("Kann ich im Kampf Gegenstände verkaufen?") \
+        == "kann ich im kampf gegenstande verkaufen"
     assert typed("Puis-je aider quelqu'un ?") == "puis je aider quelquun"
     assert typed("Czy mogę sprzedać przedmioty? Łatwo!") == "czy moge sprzedac przedmioty latwo"
     assert typed("Що буде з п'ятьма шмотками? Ещё") == "що буде з пятьма шмотками еще"
@@ -95,7 +96,8 @@ def test_every_translated_question_as_typed_finds_its_ruling_in_the_top_three(la
         found = top3(q, lang)
         if rid not in found:
             misses.append(f"{q!r}: want {rid}, got {found}")
-    assert len(misses) <= len(texts) * 0.05, f"{len(misses)} of {len(texts)} missed:\n" + "\n".join(misses)
+    assert len(misses) <= len(texts) * 0.05, \
+        f"{len(misses)} of {len(texts)} missed:\n" + "\n".join(misses)
 
 
 # ------------------------------------------------------------------ questions players type
@@ -271,7 +273,7 @@ def test_a_ukrainian_question_is_read_as_ukrainian_only_for_a_ukrainian_reader()
     assert "sell-not-in-combat" in top3(q, "uk")
 
 
-# ------------------------------------------------------------------ English words, from any language
+# -------------------------------------------------------------- English words, from any language
 
 ENGLISH = [
     ("charity", "charity"),
@@ -327,7 +329,8 @@ def test_a_ruling_not_translated_yet_is_indexed_by_its_english_words(monkeypatch
     if not de:
         pytest.skip("translations/de.json is not written yet")
     monkeypatch.setattr(mod, "_translations",
-                        lambda lang: {k: v for k, v in real(lang).items() if k != "wishing-ring-curse"})
+                        lambda lang: {k: v for k, v in real(lang).items()
+                                      if k != "wishing-ring-curse"})
     mod._index.cache_clear()
     try:
         assert score_all("wishing ring", lang="de")[0][1]["id"] == "wishing-ring-curse"
@@ -337,7 +340,7 @@ def test_a_ruling_not_translated_yet_is_indexed_by_its_english_words(monkeypatch
         mod._index.cache_clear()
 
 
-# ------------------------------------------------------------------ the web asks in the reader's language
+# ---------------------------------------------------------- the web asks in the reader's language
 
 
 def test_the_rules_api_searches_in_the_readers_language(client):

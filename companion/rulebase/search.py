@@ -574,6 +574,7 @@ for _canonical, _prefixes in {
 }.items():
     for _pre in _prefixes.split():
         _UK_FAMILIES[_pre] = _canonical
+del _canonical, _prefixes, _pre
 _UK_FAMILY_PREFIXES = tuple(sorted(_UK_FAMILIES, key=len, reverse=True))
 
 _UK_VOWELS = frozenset("аеиоуюяіїє")
@@ -588,8 +589,8 @@ _UK_ENDINGS = tuple(sorted(set("""
 
 def _uk_stem(word: str) -> str:
     """A light Ukrainian stemmer: a reflexive ending, then the longest inflection ending after
-    the word's first vowel (at least two letters kept after it), then a doubled last consonant
-    made single (прокляття and проклятий meet at "проклят")."""
+    the word's first vowel (the stem keeps that vowel and at least three letters), then a
+    doubled last consonant made single (прокляття and проклятий meet at "проклят")."""
     if len(word) > 5 and word.endswith(("ся", "сь")):
         word = word[:-2]
     first = next((i for i, c in enumerate(word) if c in _UK_VOWELS), None)
@@ -635,12 +636,13 @@ def uk_tokens(text: str) -> list[str]:
     return out
 
 
-# ------------------------------------------------------------------ German, French, Spanish, Italian, Portuguese, Polish
+# ------------------------------------------------------------------ the Latin-script languages
 #
-# The words are folded first (``fold``: no accents, as typed on a phone), then stemmed by
-# Snowball, so a question typed with or without its accents meets the translation's words.
-# Stop words are written folded: the pronouns, articles, prepositions and the "can I" of a
-# question, which say nothing of its subject.
+# German, French, Spanish, Italian, Portuguese and Polish. The words are folded first (``fold``:
+# no accents, as typed on a phone), then stemmed by Snowball, so a question typed with or
+# without its accents meets the translation's words. Stop words are written folded: the
+# pronouns, articles, prepositions and the "can I" of a question, which say nothing of its
+# subject.
 
 _LATIN_STOP: dict[str, frozenset[str]] = {lang: frozenset(words.split()) for lang, words in {
     "de": """
@@ -981,7 +983,7 @@ def score_all(q: str, edition: str | None = None, lang: str | None = None,
     return scored
 
 
-# ------------------------------------------------------------------ the reader's language and English
+# ------------------------------------------------------------ the reader's language and English
 
 
 def _has_index(lang: str) -> bool:
