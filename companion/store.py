@@ -525,11 +525,13 @@ class Store:
 
     # --- writing -------------------------------------------------------------------------
 
-    def create_game(self, edition: str, variants: dict | None = None) -> tuple[dict, str]:
+    def create_game(self, edition: str, variants: dict | None = None, *,
+                    winning_level: Any = None) -> tuple[dict, str]:
         host_token = secrets.token_urlsafe(24)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
-            state = engine.new_game(code, edition, variants, dice_seed=secrets.token_hex(8))
+            state = engine.new_game(code, edition, variants, dice_seed=secrets.token_hex(8),
+                                    winning_level=winning_level)
             with self._session() as session:
                 if session.exec(select(Game).where(Game.code == code)).first():
                     continue

@@ -177,6 +177,12 @@ class RenameAction(ActionModel):
     name: PlayerName
 
 
+class SetWinningLevelAction(ActionModel):
+    """The level that wins: 10 (the rulebook) or 20 (Epic Munchkin); host only."""
+    type: Literal["set_winning_level"]
+    level: Literal[10, 20]
+
+
 class JoinAction(ActionModel):
     """Take a seat at the table: a phone's own player, or (host only) a player with no phone.
     Sent by ``POST /api/games/<code>/players``, which gives the new seat its token. A missing
@@ -394,7 +400,7 @@ class RemoveHouseCardAction(ActionModel):
 
 MODELS: tuple[type[ActionModel], ...] = (
     LevelAction, GearAction, SetSexAction, SetTurnAction, EndTurnAction, SetHandAction,
-    SetVariantAction, RenameAction, JoinAction, RemovePlayerAction, LockTableAction, PlayAction, DiscardAction,
+    SetVariantAction, SetWinningLevelAction, RenameAction, JoinAction, RemovePlayerAction, LockTableAction, PlayAction, DiscardAction,
     EquipAction, SellAction, GiveAction, DieAction, FightAction, AddMonsterAction, EnhanceAction,
     RemoveMonsterAction, OneShotAction, HelpAction, StopHelpingAction, ResolveAction,
     RunAwayAction, SacrificeAllyAction, CloseFightAction, ConfirmBadStuffAction, OfferAction, AcceptOfferAction,

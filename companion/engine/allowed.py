@@ -56,6 +56,7 @@ from typing import Any, Callable, Iterable
 
 from .frozen import SharedWrite, copy_state, freeze, frozen_value, thaw
 from .readset import Changes, ReadSet, tracked_root
+from .rules import WINNING_LEVELS
 from .vocab import LEVEL_SOURCES, SEXES, SIDES, VARIANTS
 
 # Plain cards a check uses where the player brings the card (kind -> inline card facts).
@@ -556,6 +557,7 @@ _BUILDERS: dict[str, Callable[[_Table], list[Candidate]]] = {
     "set_hand": _set_hand,
     "set_variant": _set_variant,
     "rename": _rename,
+    "set_winning_level": lambda t: [({"level": level}, {}) for level in WINNING_LEVELS],
     "join": _join,
     "remove_player": _for("everyone"),
     "lock_table": _lock_table,

@@ -220,8 +220,9 @@ def _holder_effects(player: Player, edition: Edition, stat: str, roles: set[str]
 def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
             monsters: list[dict], one_shots: list[dict], helper_forced: bool = False,
             variants: dict | None = None, stage: str = "fighting",
-            escapes: Iterable[dict] = ()) -> dict:
-    """The public combat object for this fight (see the module docstring)."""
+            escapes: Iterable[dict] = (), winning_level: int = 10) -> dict:
+    """The public combat object for this fight (see the module docstring). ``winning_level``:
+    the table's (``rules.winning_level``): a fight that reaches it is one for the win."""
     variants = variants or {}
     ed = editions.in_play(_edition(edition), variants)
     entries = _entries(monsters)
@@ -229,11 +230,11 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
     fighter_id = fighter.get("id", "fighter")
     helper_id = None if helper is None else helper.get("id", "helper")
 
-    # A fight that would give the fighter level 10 is one "for the win"; where forced help
+    # A fight that would give the fighter the winning level is one "for the win"; where forced help
     # never counts in such a fight (Tails), a forced helper drops out of the sums until the
     # table records them as staying by choice (helper_forced false).
     kill_levels = sum(e["card"].get("levels", 1) for e in alive)
-    for_the_win = (fighter.get("level") or 1) + kill_levels >= 10 and bool(alive)
+    for_the_win = (fighter.get("level") or 1) + kill_levels >= winning_level and bool(alive)
     helper_counts = helper is not None and not (
         helper_forced and ed.forced_help_never_wins and for_the_win)
     facing = [fighter] + ([helper] if helper_counts else [])
@@ -364,7 +365,7 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
             helper, ed, "helper_levels", {"helping"}, fight_tags):
         helper_levels = len(alive)
     shared = bool(variants.get("shared_victory")) and helper_counts and bool(alive) and (
-        (fighter.get("level") or 1) + fighter_levels >= 10)
+        (fighter.get("level") or 1) + fighter_levels >= winning_level)
 
     return {
         "fighter": fighter_id, "helper": helper_id, "helper_forced": bool(helper_forced),

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from . import editions
 from .errors import BadAction, Forbidden, RuleViolation
+from .rules import winning_level
 from .hand import draw_new_hand
 from .state import (
     find_player, seat_order,
@@ -22,7 +23,7 @@ from .state import (
 from .vocab import LIVE_STAGES
 from .words import N_, event, event_words, said
 
-MAX_LEVEL = 10
+MAX_LEVEL = 10  # the rulebooks' winning level; a table's own is rules.winning_level(state)
 # Why a level moved, as the end of a level line ("Ann: level 3 to 4, killed a monster").
 SOURCE_WORDS = {"kill": N_("killed a monster"), "card": N_("Go Up a Level card"),
                 "sell": N_("sold items"), "adjust": N_("adjusted")}
@@ -115,13 +116,14 @@ def set_level(state: dict, player: dict, new_level: int, source: str) -> None:
     if new_level < 1:
         raise RuleViolation("level-minimum", N_("%(name)s is level %(level)s"),
                             name=player["name"], level=player["level"])
-    if new_level >= MAX_LEVEL and source != "kill":
+    top = winning_level(state)
+    if new_level >= top and source != "kill":
         raise RuleViolation("level-ten-needs-kill", LEVEL_TEN_WORDS[source],
-                            name=player["name"], level=MAX_LEVEL)
+                            name=player["name"], level=top)
     if player["dead"] and new_level > player["level"]:
         raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"])
-    player["level"] = min(new_level, MAX_LEVEL)
-    if player["level"] == MAX_LEVEL and player["id"] not in state["winners"]:
+    player["level"] = min(new_level, top)
+    if player["level"] == top and player["id"] not in state["winners"]:
         state["winners"].append(player["id"])
 
 
@@ -129,10 +131,12 @@ event_words("level", N_("%(name)s: level %(old)s to %(new)s, %(why)s"))
 event_words("level_win", N_("%(name)s: level %(old)s to %(new)s, %(why)s. %(name)s wins the game!"))
 
 
-def level_event(player: dict, old: int, source: str, why: str | dict | None = None) -> dict:
+def level_event(player: dict, old: int, source: str, why: str | dict | None = None, *,
+                won: bool = False) -> dict:
     """The event of a level that moved (after ``set_level``): ``why`` is a said, or a card's
-    name (a Go Up a Level card names itself); by default the words for ``source``."""
-    kind = "level_win" if player["level"] == MAX_LEVEL else "level"
+    name (a Go Up a Level card names itself); by default the words for ``source``. ``won``:
+    the level is the winning one (only a kill reaches it: a card's level never is)."""
+    kind = "level_win" if won else "level"
     return event(kind, player=player["id"], name=player["name"], old=old, new=player["level"],
                  source=source, why=why if why is not None else said(SOURCE_WORDS[source]))
 

@@ -28,7 +28,7 @@ def _name(player: dict) -> str | dict:
 
 def helper_options(*, edition: Edition | str, fighter: dict, others: list[dict],
                    monsters: list[dict], one_shots: list[dict], helper: dict | None = None,
-                   variants: dict | None = None, **_ignored: Any) -> list[dict]:
+                   variants: dict | None = None, winning_level: int = 10, **_ignored: Any) -> list[dict]:
     """For each other player: could they help, how strong would they be, would that win.
 
     Returns ``[{"player", "name", "can_help", "why_not", "strength", "would_win", "margin",
@@ -50,7 +50,8 @@ def helper_options(*, edition: Edition | str, fighter: dict, others: list[dict],
         elif helper is not None:
             why = said(N_("only one player can help and %(name)s already does"), name=_name(helper))
         view = combat.compute(edition=edition, fighter=fighter, helper=other,
-                              monsters=monsters, one_shots=one_shots, variants=variants)
+                              monsters=monsters, one_shots=one_shots, variants=variants,
+                           winning_level=winning_level)
         out.append({
             "player": other.get("id"), "name": _name(other), "can_help": why is None,
             "why_not": why, "strength": view["helper_strength"],
@@ -90,7 +91,7 @@ def _pick_items(fighter: dict, target_gold: int, edition: Edition | str) -> list
 
 def suggest_bribe(*, edition: Edition | str, fighter: dict, helper: dict,
                   monsters: list[dict], one_shots: list[dict], variants: dict | None = None,
-                  **_ignored: Any) -> dict:
+                  winning_level: int = 10, **_ignored: Any) -> dict:
     """A deterministic bribe for ``helper`` to help ``fighter`` win this fight.
 
     The helper's share of the fight's treasures follows their share of the players'
@@ -101,9 +102,11 @@ def suggest_bribe(*, edition: Edition | str, fighter: dict, helper: dict,
     in one line.
     """
     with_helper = combat.compute(edition=edition, fighter=fighter, helper=helper,
-                                 monsters=monsters, one_shots=one_shots, variants=variants)
+                                 monsters=monsters, one_shots=one_shots, variants=variants,
+                                 winning_level=winning_level)
     alone = combat.compute(edition=edition, fighter=fighter, helper=None,
-                           monsters=monsters, one_shots=one_shots, variants=variants)
+                           monsters=monsters, one_shots=one_shots, variants=variants,
+                           winning_level=winning_level)
     h, f = _name(helper), _name(fighter)
     total = with_helper["rewards"]["treasures"]
     base = {"helper": helper.get("id"), "would_win": with_helper["winning"], "treasures": 0,

@@ -17,6 +17,7 @@ import disarm
 from . import character, combat, editions, help as helping, powers, rulebook, sheet as sheet_rules
 from .errors import BadAction, RuleViolation
 from .frozen import freeze, is_frozen
+from .rules import RULEBOOK_WINNING_LEVEL, check_winning_level, winning_level
 from .vocab import SEXES
 from .words import N_, said, said_plural
 
@@ -24,10 +25,13 @@ MAX_NAME = 40
 LOG_KEEP = 50
 
 
-def new_game(code: str, edition_id: str, variants: Any = None, *, dice_seed: str | None = None) -> dict:
+def new_game(code: str, edition_id: str, variants: Any = None, *, dice_seed: str | None = None,
+             winning_level: Any = None) -> dict:
     """A new table. ``variants`` maps optional rules the edition offers to on/off, chosen at
     creation (e.g. ``{"official_updates": true}``); anything else is refused. ``dice_seed``:
-    where the app's dice out of a fight come from (``engine/dice.py``), never shown."""
+    where the app's dice out of a fight come from (``engine/dice.py``), never shown.
+    ``winning_level``: 10 (the rulebook, the default) or 20 (Epic Munchkin)."""
+    top = RULEBOOK_WINNING_LEVEL if winning_level is None else check_winning_level(winning_level)
     if edition_id not in editions.EDITIONS:
         raise BadAction(N_("Unknown edition %(edition)s: choose one of %(editions)s."),
                         edition=repr(edition_id)[:60], editions=", ".join(editions.EDITIONS))
@@ -36,6 +40,7 @@ def new_game(code: str, edition_id: str, variants: Any = None, *, dice_seed: str
         "edition": edition_id,
         "version": 0,
         "variants": starting_variants(editions.get(edition_id), variants),
+        "winning_level": top,
         "locked": False,
         "turn": None,
         "winners": [],
@@ -232,14 +237,15 @@ def combat_view(state: dict, *, helpers: bool = True) -> dict | None:
         edition=edition, fighter=fighter, helper=helper, monsters=stored["monsters"],
         one_shots=stored["one_shots"], helper_forced=stored.get("helper_forced", False),
         variants=state.get("variants") or {}, stage=stored["stage"],
-        escapes=stored.get("escapes", ()),
+        escapes=stored.get("escapes", ()), winning_level=winning_level(state),
     )
     view = combat.as_decided(view, stored.get("decided"))
     if not helpers:
         return view
     others = [p for p in state["players"] if p["id"] != fighter["id"]]
     common = {"edition": edition, "fighter": fighter, "monsters": stored["monsters"],
-              "one_shots": stored["one_shots"], "variants": state.get("variants") or {}}
+              "one_shots": stored["one_shots"], "variants": state.get("variants") or {},
+              "winning_level": winning_level(state)}
     options = helping.helper_options(helper=helper, others=others, **common)
     offers = {o["to"]: o for o in stored.get("offers", [])}
     for option, other in zip(options, others):
@@ -294,6 +300,7 @@ def public_state(state: dict) -> dict:
     out.pop("chronicle", None)  # the table screen's bookkeeping (engine/chronicle.py), not for phones
     out.pop("dice_seed", None)  # a phone must not work out a roll before it is made
     out["winner"] = state["winners"][0] if state["winners"] else None
+    out["winning_level"] = winning_level(state)  # a game from before the choice: 10
     players = []
     for player in state["players"]:
         view = dict(player)

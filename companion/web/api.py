@@ -61,7 +61,7 @@ def create_game():
     data = _json_body()
     edition = data.get("edition", "classic")
     state, host_token = store().create_game(edition if isinstance(edition, str) else "",
-                                            data.get("variants"))
+                                            data.get("variants"), winning_level=data.get("winning_level"))
     code = state["code"]
     return no_store(jsonify({"code": code, "join_url": join_url(code), "host_token": host_token,
                              "state": public(state)})), 201

@@ -155,7 +155,9 @@ def _form_shape(tp: Any) -> str:
     if origin is list:
         return "list:" + _form_shape(get_args(tp)[0])
     if origin is Literal:
-        return "bool" if all(isinstance(a, bool) for a in get_args(tp)) else "str"
+        if all(isinstance(a, bool) for a in get_args(tp)):
+            return "bool"
+        return "int" if all(type(a) is int for a in get_args(tp)) else "str"  # e.g. a winning level
     return "str"  # text, a word of the vocabulary, or a card's catalog id
 
 

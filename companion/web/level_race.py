@@ -56,10 +56,11 @@ def from_timeline(timeline: Timeline) -> Race:
                                       for pid, points in levels_over_time(timeline).items()])
 
 
-def chart(race: Race, *, width: int = 640, height: int = 260, winners: list[int] = ()) -> dict:
-    """What the template draws: the plot area, the level grid, and one series per player
-    (``points`` for a polyline, the end point, the end label's position, the level history
-    in words)."""
+def chart(race: Race, *, width: int = 640, height: int = 260, winners: list[int] = (),
+          winning_level: int = MAX_LEVEL) -> dict:
+    """What the template draws: the plot area, the level grid up to the table's winning level,
+    and one series per player (``points`` for a polyline, the end point, the end label's
+    position, the level history in words)."""
     total, lines = race.steps, race.lines
     left, right, top, bottom = 30, 110, 12, 26
     plot_w, plot_h = width - left - right, height - top - bottom
@@ -69,7 +70,7 @@ def chart(race: Race, *, width: int = 640, height: int = 260, winners: list[int]
         return round(left + plot_w * step / steps, 1)
 
     def y(level: int) -> float:
-        return round(top + plot_h * (MAX_LEVEL - level) / (MAX_LEVEL - 1), 1)
+        return round(top + plot_h * (winning_level - level) / (winning_level - 1), 1)
 
     series = []
     for index, line in enumerate(lines):
@@ -102,8 +103,8 @@ def chart(race: Race, *, width: int = 640, height: int = 260, winners: list[int]
     return {
         "width": width, "height": height, "steps": total,
         "plot": {"left": left, "top": top, "right": left + plot_w, "bottom": top + plot_h},
-        "grid": [{"level": level, "y": y(level), "label_y": y(level) + 4, "win": level == MAX_LEVEL}
-                 for level in range(1, MAX_LEVEL + 1)],
+        "grid": [{"level": level, "y": y(level), "label_y": y(level) + 4, "win": level == winning_level}
+                 for level in range(1, winning_level + 1)],
         "axis_y": top + plot_h + 18, "label_x": left - 8,
         "series": series,
     }

@@ -8,6 +8,7 @@ change: they cost the same at the 5,000th change as at the first."""
 from __future__ import annotations
 
 from companion.engine import chronicle
+from companion.engine.rules import winning_level
 
 from . import level_race, timeline, words
 from .common import store
@@ -43,7 +44,8 @@ def table_context(code: str) -> dict:
     state = words.public_state(stored)
     return {"state": state, "fight": fight_board(state["combat"]),
             "recent": list(reversed(state["log"][-LOG_LINES:])),
-            "race": level_race.chart(race, winners=stored["winners"], width=800, height=230),
+            "race": level_race.chart(race, winners=stored["winners"], width=800, height=230,
+                                      winning_level=winning_level(stored)),
             "names": {p["id"]: p["name"] for p in state["players"]}}
 
 
@@ -53,4 +55,5 @@ def summary_context(code: str) -> dict:
     names = {row["player"]: row["name"] for row in rows}
     return {"state": state, "rows": rows, "steps": race.steps,
             "winner_names": [names.get(pid, "?") for pid in stored["winners"]],
-            "race": level_race.chart(race, winners=stored["winners"], width=720, height=300)}
+            "race": level_race.chart(race, winners=stored["winners"], width=720, height=300,
+                                      winning_level=winning_level(stored))}

@@ -30,6 +30,7 @@ VALID = {
     "set_hand": {"type": "set_hand", "player": 1, "count": 7},
     "set_variant": {"type": "set_variant", "variant": "shared_victory", "on": True},
     "rename": {"type": "rename", "player": 1, "name": "Anna Ü"},
+    "set_winning_level": {"type": "set_winning_level", "level": 20},
     "join": {"type": "join", "name": "Dana", "sex": "female", "phone": False},
     "remove_player": {"type": "remove_player", "player": 2},
     "lock_table": {"type": "lock_table", "locked": False},

@@ -9,7 +9,8 @@ win the game, so here a Cleric may reach level 10 by it.
 from __future__ import annotations
 
 from .. import character
-from ..core import MAX_LEVEL, Context, set_level
+from ..core import Context, set_level
+from ..rules import winning_level
 from ..words import N_, event, event_words, said
 
 event_words("divine_intervention", N_("%(card)s: every Cleric goes up a level: %(raised)s"))
@@ -34,8 +35,8 @@ def play(state: dict, card: dict, ctx: Context) -> dict:
             continue
         old = player["level"]
         # Only a kill may bring the winning level, except by a card that says so: this one.
-        set_level(state, player, old + 1, "kill" if old + 1 >= MAX_LEVEL else "card")
-        if player["level"] == MAX_LEVEL:
+        set_level(state, player, old + 1, "kill" if old + 1 >= winning_level(state) else "card")
+        if player["level"] == winning_level(state):
             raised.append(said(N_("%(name)s level %(old)s to %(new)s and wins the game"),
                                name=player["name"], old=old, new=player["level"]))
         else:

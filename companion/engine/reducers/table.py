@@ -9,6 +9,7 @@ from __future__ import annotations
 from .. import character, sheet
 from ..core import begin_turn, in_fight, level_event, next_turn, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation, TableLocked
+from ..rules import check_winning_level, winning_level
 from ..hand import add_to_hand, take_from_hand
 from ..state import (add_player, bool_field, choice_field, clean_name, clean_sex, find_player, int_field,
                      refuse_lookalike)
@@ -29,7 +30,7 @@ def _level(state, action, actor, ctx):
     source = choice_field(action, "source", LEVEL_SOURCES, "adjust")
     old = player["level"]
     set_level(state, player, old + delta, source)
-    return level_event(player, old, source)
+    return level_event(player, old, source, won=player["level"] == winning_level(state))
 
 
 event_words("gear", N_("%(name)s: gear bonus adjusted by +%(delta)s"))
@@ -153,6 +154,26 @@ def _rename(state, action, actor, ctx):
     refuse_lookalike(state, name, besides=player)
     old, player["name"] = player["name"], name
     return event("rename", player=player["id"], old=old, name=name)
+
+
+event_words("winning_level", N_("The table now plays to level %(level)s"))
+
+
+@reducer("set_winning_level")
+def _set_winning_level(state, action, actor, ctx):
+    """The host sets the level that wins (the table agreed): never at or below a level a
+    player already has, so nobody wins or loses by the change itself."""
+    if not actor.host:
+        raise Forbidden(N_("Only the host chooses the optional rules."))
+    level = check_winning_level(action.get("level"))
+    if level == winning_level(state):
+        raise BadAction(N_("The table already plays to level %(level)s."), level=level)
+    ahead = max(state["players"], key=lambda p: p["level"], default=None)
+    if ahead is not None and ahead["level"] >= level:
+        raise BadAction(N_("%(name)s is already at level %(level)s: the winning level must be above "
+                           "every player's level."), name=ahead["name"], level=ahead["level"])
+    state["winning_level"] = level
+    return event("winning_level", level=level)
 
 
 event_words("join", N_("%(name)s joins the table"))
