@@ -32,6 +32,14 @@ def test_unknown_edition_is_a_clear_400(client):
     assert "edition" in r.get_json()["error"]["message"]
 
 
+def test_a_table_plays_to_level_10_or_chooses_20_at_creation(client):
+    assert client.post("/api/games", json={"edition": "oz"}).get_json()["state"]["winning_level"] == 10
+    r = client.post("/api/games", json={"edition": "oz", "winning_level": 20})
+    assert r.status_code == 201 and r.get_json()["state"]["winning_level"] == 20
+    r = client.post("/api/games", json={"edition": "oz", "winning_level": 15})
+    assert r.status_code == 400 and "Epic Munchkin" in r.get_json()["error"]["message"]
+
+
 def test_joining_seats_players_and_the_first_seated_has_the_turn(table):
     ann = table.join("Ann", "female")
     assert ann["player_id"] and len(ann["token"]) >= 30
