@@ -23,9 +23,25 @@ def _strings(lang):
 # The polite or plural address, when one player is spoken to. "one of you" (several players)
 # is plural on purpose.
 POLITE = {
-    "ru": re.compile(r"\b(вы|вас|вам|ваш\w*|вами)\b|\b\w+(ите|йте)\b", re.I),
+    # вы and its cases; imperatives in -ите/-йте/-ьте, also reflexive (проверьте, бросьте,
+    # коснитесь, присоединитесь); present tense in -ете/-ёте, also reflexive (играете, можете,
+    # идёте, пошлёте, смываетесь). Not nouns in the prepositional case that end the same way
+    # (в предмете, пакете, полёте, совете, отчёте, приоритете, на монете, пулемёте, тёте):
+    # they are told apart by what precedes -ете.
+    "ru": re.compile(r"\b(вы|вас|вам|ваш\w*|вами)\b"
+                     r"|\b\w+(ите|йте|ьте)(сь)?\b"
+                     r"|\b(?!т[её]те\b)"
+                     r"(?!\w*([^ш]л|к|ф|б|и|тч|сч|уч|зач|[аео]м|предм|ком|отв|сов|св|цв|прив|зав"
+                     r"|план|мон|кабин|интерн|кларн|портр|секр|декр|запр|бюдж|сюж|касс|корс|газ|ит"
+                     r"|каст|кварт)"
+                     r"[её]те\b)\w+(ете|ёте)(сь)?\b", re.I),
     "de": re.compile(r"\b(euer|eure\w*)\b|\bEntfernt\b"),
     "es": re.compile(r"\b(usted\w*|vuestr\w*)\b", re.I),
+    # vous/votre/vos; 2nd-plural verbs in -ez (imperatives "Choisissez", "pouvez", "devriez")
+    # and êtes/faites/dites. Not "chez", "assez", "nez", nor the card "Gagnez un niveau"
+    # (Go Up a Level: its printed French name, used by the rulings too).
+    "fr": re.compile(r"\b(vous|votre|vos|êtes|faites|dites)\b"
+                     r"|\b(?!(chez|assez|nez)\b|gagnez un niveau\b)\w+ez\b", re.I),
     "it": re.compile(r"\b(vostr\w*)\b", re.I),
     "pl": re.compile(r"\b(wasz\w*)\b|\b(skończcie|rozstrzygnijcie|uciekajcie)\b", re.I),
     # ви and its cases; imperatives in -іть/-йте/-ьте (натисніть, додайте, киньте, also
