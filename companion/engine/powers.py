@@ -54,7 +54,9 @@ from .words import N_
 
 EFFECTS = ("strength", "backstab", "flight", "second_try", "charm", "theft", "resurrection",
            "recorded", "sell", "passive")
-TIMINGS = ("fight", "fight_any", "running", "no_fight", "not_fighting", "any")
+# face_up_draw: when a card would be drawn face up (a door kicked open, the treasures of a
+# helped kill), never while a fight is fought or run from.
+TIMINGS = ("fight", "fight_any", "running", "no_fight", "not_fighting", "face_up_draw", "any")
 LIMITS = ("once_per_combat", "cards_per_combat", "once_per_victim", "once_per_monster")
 MAX_BONUS = 20  # the most a table may enter for a power whose number is on its card
 
@@ -145,7 +147,8 @@ CLASSIC = (
     Power("cleric-resurrection", "class", "cleric", N_("Resurrection"),
           N_("When you would draw a card face up, take the top card of that discard pile "
              "instead and discard a card from your hand for it (the app records it)."),
-          "resurrection", "power-needs-card", cost=Cost(least=1, most=None, swap=True)),
+          "resurrection", "cleric-resurrection-face-up", cost=Cost(least=1, most=None, swap=True),
+          when="face_up_draw"),
     Power("cleric-turning", "class", "cleric", N_("Turning"),
           N_("Against Undead, discard up to 3 cards in a fight: +3 each."),
           "strength", "power-turning-undead", cost=UP_TO_THREE, when="fight",

@@ -106,6 +106,17 @@ def test_resurrection_is_recorded_and_leaves_the_hand_count_as_it_was():
     assert g.refused_power("Ann", "cleric-resurrection", from_play=[g.iid("Ann", "Mace")]).rule == "power-cost"
 
 
+def test_resurrection_takes_the_place_of_a_face_up_draw_so_never_while_a_fight_is_on():
+    g = Game("classic").give("Ann", cls("Cleric"), hand=2)
+    g("Ann", type="level", player=g.ids["Ann"], delta=2)
+    g.fight("Ann", monster("Slime", 1))
+    refused = g.refused_power("Ann", "cleric-resurrection", from_hand=1)
+    assert refused.rule == "cleric-resurrection-face-up" and "face up" in refused.message
+    assert refused.citation  # the ruling's words and where the card says so
+    g("Ann", type="resolve")  # won: the treasures of a helped kill would be drawn face up
+    g.power("Ann", "cleric-resurrection", from_hand=1)
+
+
 def test_turning_gives_three_per_card_only_against_undead_and_three_cards_a_fight():
     g = Game().give("Ann", cls("Cleric"), hand=5).fight("Ann", monster("Ogre", 8))
     assert g.refused_power("Ann", "cleric-turning", from_hand=1).rule == "power-turning-undead"

@@ -177,6 +177,9 @@ def _timing(state: dict, power: Power, player: dict, target: dict | None, action
             raise RuleViolation("power-running", N_("%(name)s already rolled against that monster"),
                                 name=player["name"])
         return index
+    if when == "face_up_draw" and in_fight(state):
+        raise RuleViolation(power.rule, N_("%(power)s takes the place of a card drawn face up, and "
+                                           "none is drawn while a fight is on"), power=said(power.name))
     if when in ("no_fight", "not_fighting"):
         if target["id"] == player["id"]:
             raise RuleViolation(power.rule, N_("%(power)s is used on another player"), power=said(power.name))
