@@ -54,6 +54,9 @@ def test_while_the_victim_picks_what_a_curse_takes_no_worn_item_may_be_put_on_or
         assert refusal.citation.startswith(editions.get(edition).rulebook)
         assert verdict(g, "Ann", type="equip", player=ann, instance=iid, equipped=on) == "curse-no-swap"
     assert not g.may("Ann", "equip", instance=ring, equipped=False)
+    # A new item played meanwhile is carried, not worn: it could have dodged the curse.
+    g("Ann", type="play", player=ann, card=item("Boots", 2, "footgear"))
+    assert not g.row("Ann", "Boots")["equipped"]
     # Once the victim has picked (and discarded) the item, worn items may change again.
     g("Ann", type="discard", player=ann, instance=g.iid("Ann", "Cloak"))
     assert verdict(g, "Ann", type="equip", player=ann, instance=helm, equipped=False) == "allowed"

@@ -83,7 +83,10 @@ def _put(state: dict, target: dict, card: dict, actor, ctx: Context) -> dict:
     character.check_play(target, card, ctx.edition)
     entry = {"iid": next_id(state), "card": card}
     if kind in ("item", "one-shot"):
-        entry["equipped"] = kind == "item" and sheet.can_equip_now(target, card, ctx.edition)
+        # While a curse's pick waits, worn items stay as they are (rule curse-no-swap): a new
+        # item is carried, and may be put on once the victim has picked.
+        entry["equipped"] = (kind == "item" and not target.get("pending_losses")
+                             and sheet.can_equip_now(target, card, ctx.edition))
     target["cards"].append(entry)
     how = ("play_equipped" if entry.get("equipped")
            else "play_carried" if kind in ("item", "one-shot") else "play")
