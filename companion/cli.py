@@ -301,14 +301,17 @@ GC_THRESHOLDS = (10_000, 20, 20)  # objects between young passes, then passes be
 
 def warm(app) -> None:
     """Do once, before the first phone arrives, what its first page would otherwise wait for:
-    compile every template (about half a second) and build the card and rules search indexes."""
+    compile every template (about half a second) and build the card search index and the
+    arbiter's index of every language (about 0.1 s each, else the first question in it waits)."""
     from companion import rulebase
     from companion.catalog import load_catalog
+    from companion.web import LANGUAGES
 
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)
     load_catalog().search("warm up")
-    rulebase.search("warm up")
+    for lang in LANGUAGES:
+        rulebase.search("warm up", lang=lang)
 
 
 def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
