@@ -118,6 +118,33 @@ def test_can_i_sell_now_is_answered_for_this_seat_at_this_moment(client):
     assert _ask(client, table, me, "what is charity")["moment"] is None
 
 
+@pytest.mark.parametrize("lang, sell, run", [
+    ("de", "kann ich jetzt verkaufen", "darf ich weglaufen"),
+    ("fr", "je peux vendre maintenant", "je peux fuir"),
+    ("es", "puedo vender ahora", "puedo huir"),
+    ("it", "posso vendere adesso", "posso scappare"),
+    ("pt_BR", "posso vender agora", "posso fugir"),
+    ("pl", "czy mogę teraz sprzedać", "czy mogę uciec"),
+    ("ru", "можно сейчас продать", "могу ли я сбежать"),
+    ("uk", "чи можна зараз продати", "чи можу я втекти"),
+])
+def test_the_moment_is_judged_for_a_question_in_the_readers_language(client, lang, sell, run):
+    from .conftest import Table
+
+    table = Table(client, "classic")
+    table.join("Ann")
+    table.join("Bob")
+    turn = table.state()["turn"]
+    me = "Ann" if turn == table.ids["Ann"] else "Bob"
+    client.set_cookie("lang", lang)
+    body = _ask(client, table, me, sell)
+    assert body["moment"]["action"]["type"] == "sell" and body["moment"]["verdict"]["allowed"] is True
+    table.act(me, {"type": "fight", "player": table.ids[me],
+                   "monster": {"kind": "monster", "name": "Rat", "level": 1}})
+    body = _ask(client, table, me, run)
+    assert body["moment"]["action"]["type"] == "run_away"
+
+
 def test_the_rules_page_shows_the_verdict_above_the_rulings_for_the_seat_cookie(client):
     from .conftest import Table
 

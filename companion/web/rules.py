@@ -160,16 +160,46 @@ def _seat(table: dict) -> int | None:
     return _actor(table["code"])[1]
 
 
-def _moment(q: str, table: dict | None) -> dict | None:
-    """At a table, a question about doing something ("can i sell now") answered for this
-    moment: the engine's verdict (``/check``) on the matching action for the asking seat,
-    with the ruling it cites. None when there is no table, no seat or no such action."""
+# The verbs that name each of those actions in the app's other languages (infinitives and
+# the forms players type), read by that language's tokenizer, so "kann ich jetzt verkaufen"
+# gets the verdict "can i sell now" gets. English is read by the English pipeline above.
+_MOMENT_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
+    "sell": {"de": ("verkaufen", "verkaufe"), "fr": ("vendre", "vends"), "es": ("vender", "vendo"),
+             "it": ("vendere", "vendo"), "pt": ("vender", "vendo"), "pl": ("sprzedać", "sprzedawać", "sprzedam"),
+             "ru": ("продать", "продавать", "продам"), "uk": ("продати", "продавати", "продам")},
+    "help": {"de": ("helfen", "helfe"), "fr": ("aider", "aide"), "es": ("ayudar", "ayudo"),
+             "it": ("aiutare", "aiuto"), "pt": ("ajudar", "ajudo"), "pl": ("pomóc", "pomagać", "pomogę"),
+             "ru": ("помочь", "помогать", "помогу"), "uk": ("допомогти", "допомагати", "допоможу")},
+    "flee": {"de": ("weglaufen", "fliehen", "abhauen"), "fr": ("fuir", "déguerpir", "fuite"),
+             "es": ("huir", "escapar", "huyo"), "it": ("fuggire", "scappare", "fuga"),
+             "pt": ("fugir", "escapar", "fujo"), "pl": ("uciec", "uciekać", "ucieczka"),
+             "ru": ("убежать", "сбежать", "смыться", "смываться"), "uk": ("втекти", "утекти", "тікати", "змитися")},
+}
+
+
+@lru_cache(maxsize=16)
+def _moment_stems(lang: str) -> tuple[tuple[str, frozenset], ...]:
+    from companion.rulebase.search import lang_tokens
+
+    return tuple((word, frozenset(t for form in forms.get(lang, ()) for t in lang_tokens(form, lang)))
+                 for word, forms in _MOMENT_WORDS.items())
+
+
+def _moment(q: str, table: dict | None, lang: str = "en") -> dict | None:
+    """At a table, a question about doing something ("can i sell now", "kann ich jetzt
+    verkaufen") answered for this moment: the engine's verdict (``/check``) on the matching
+    action for the asking seat, with the ruling it cites. None when there is no table, no
+    seat or no such action."""
     if not table or not q.strip():
         return None
-    from companion.rulebase.search import tokens
+    from companion.rulebase.search import lang_tokens, normalize_lang, tokens
 
     asked = set(tokens(q))
-    make = next((mk for word, mk in _MOMENT_ACTIONS if word in asked), None)
+    word = next((word for word, _ in _MOMENT_ACTIONS if word in asked), None)
+    if word is None and normalize_lang(lang) != "en":
+        mine = set(lang_tokens(q, normalize_lang(lang)))
+        word = next((word for word, stems in _moment_stems(normalize_lang(lang)) if stems & mine), None)
+    make = dict(_MOMENT_ACTIONS).get(word)
     me = _seat(table) if make else None
     if me is None:
         return None
@@ -206,7 +236,7 @@ def api_search():
     lang = _lang()
     found = (rulebase.search(q, edition=edition, limit=10, official_updates=official, lang=lang)
              if q.strip() else rulebase.all_rulings())
-    moment = _moment(q, ctx["table"])
+    moment = _moment(q, ctx["table"], lang)
     found = _verdict_ruling_first(found, moment)
     rulings = [_shown(r, edition, official, lang) for r in found]
     # "cards": the cards the question names, with their catalog facts, beside the rulings;
@@ -240,8 +270,8 @@ def ask():
     ctx = _context()
     edition, official = ctx["edition"], ctx["official"]
     topic = request.args.get("topic")
-    moment = _moment(q, ctx["table"])
     lang = _lang()
+    moment = _moment(q, ctx["table"], lang)
     if q.strip():
         results = _verdict_ruling_first(
             rulebase.search(q, edition=edition, limit=8, official_updates=official, lang=lang),
