@@ -6,11 +6,21 @@
   try { T = JSON.parse(document.getElementById("script-words").textContent); } catch (e) { T = {}; }
   var banner = null, lostAt = 0, hideTimer = null, restartStream = null;
 
+  // Words with an icon before them: the icon is a copy of one the page carries (#icons in
+  // base.html, drawings that ship with the app: no emoji font needed).
+  function pictured(el, icon, text) {
+    var icons = document.getElementById("icons");
+    var model = icons && icons.content && icons.content.querySelector(".icon-" + icon);
+    el.textContent = "";
+    if (model) el.appendChild(model.cloneNode(true));
+    el.appendChild(document.createTextNode((model ? " " : "") + text));
+  }
+
   function show(text, ok) {
     banner = banner || document.getElementById("connection");
     if (!banner) return;
     clearTimeout(hideTimer);
-    banner.textContent = (ok ? "✔ " : "⚠ ") + text;  // not by color alone
+    pictured(banner, ok ? "check" : "triangle-alert", text);  // not by color alone
     banner.classList.toggle("ok", !!ok);
     banner.hidden = false;
   }
@@ -24,8 +34,7 @@
     var dot = document.getElementById("link-state");
     document.body.dataset.connection = state;
     if (!dot) return;
-    dot.dataset.state = state;
-    dot.textContent = state === "live" ? "●" : "○";  // not by color alone
+    dot.dataset.state = state;  // a filled or a hollow ring (app.css): not by color alone
     dot.title = T[state === "live" ? "linked" : "cut"];
     dot.setAttribute("aria-label", dot.title);
   }
@@ -393,7 +402,7 @@
     mode = m;
     var el = document.getElementById("awake");
     if (!el) return;
-    el.textContent = (m === "lock" || m === "video" ? "☀ " : m === "tap" ? "👆 " : "⚠ ") + T[m];
+    pictured(el, m === "lock" || m === "video" ? "sun" : m === "tap" ? "pointer" : "triangle-alert", T[m]);
     el.dataset.mode = m;
     el.hidden = false;
   }

@@ -27,7 +27,9 @@ def decoded(response) -> bytes:
 
 
 def static_urls(html: str) -> list[str]:
-    return [u.replace("&amp;", "&") for u in re.findall(r'(?:href|src)="(/static/[^"]+)"', html)]
+    """The static files a page names (an icon names the sprite and its drawing, ``#skull``)."""
+    urls = (u.replace("&amp;", "&").split("#")[0] for u in re.findall(r'(?:href|src)="(/static/[^"]+)"', html))
+    return list(dict.fromkeys(urls))
 
 
 def test_pages_and_json_are_compressed_with_what_the_phone_accepts(client, table):

@@ -53,6 +53,9 @@ def init_app(app: Flask) -> None:
 
     app.add_template_filter(card_name, "card_name")
     app.add_template_filter(localized_name, "localized_name")
+    from .icons import icon
+
+    app.add_template_global(icon, "icon")  # {{ icon("skull") }}: an icon from static/icons.svg
     app.after_request(remember_language)  # ?lang= is kept in the lang cookie for the next page
     csrf = CSRFProtect(app)
     Babel(app, locale_selector=select_locale)

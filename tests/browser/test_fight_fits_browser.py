@@ -76,5 +76,6 @@ def test_a_dead_player_is_not_told_to_kick_open_the_door(server, phones):
     call = phone.locator(".call[data-call^=turn]")
     expect(call).to_contain_text("Kick open the door")
     table.act(ann, {"type": "die", "player": ann})
-    expect(phone.locator("#hud")).to_contain_text("💀 Ann")
+    expect(phone.locator("#hud .hud-name")).to_contain_text("dead: Ann")  # beside the skull icon
+    expect(phone.locator("#hud .hud-name .icon-skull")).to_be_visible()
     expect(call).to_have_count(0)

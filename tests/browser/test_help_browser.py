@@ -39,7 +39,7 @@ def test_the_fighter_offers_a_bribe_the_helper_accepts_on_his_phone_and_the_deal
     helpers = natasha_phone.locator("#helpers")
     expect(helpers).to_have_attribute("open", "")
     boris_row = helpers.locator(f'li[data-helper="{boris}"]')
-    expect(boris_row).to_contain_text("⚔ 10")
+    expect(boris_row).to_contain_text("Strength 10")  # beside the crossed swords icon
     expect(boris_row).to_contain_text("would win by 4")
     suggestion = boris_row.locator(".suggestion")
     expect(suggestion).to_contain_text("Boris brings 10 of 19 strength")

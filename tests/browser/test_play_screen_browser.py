@@ -159,7 +159,8 @@ def test_the_fight_offers_and_refusals_reach_every_phone_inside_its_screen(serve
     # A dead player's own sheet says so, in view on top of the sheet.
     table.act(cid, {"type": "die", "player": cid})
     expect(cid_phone.locator("#dead")).to_contain_text("Cid is dead", timeout=LIVE_MS)
-    expect(cid_phone.locator("#hud")).to_contain_text("💀 Cid")
+    expect(cid_phone.locator("#hud .hud-name")).to_contain_text("dead: Cid")  # beside the skull icon
+    expect(cid_phone.locator("#hud .hud-name .icon-skull")).to_be_visible()
 
 
 def test_the_sections_work_without_javascript(server, browser):
