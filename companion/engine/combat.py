@@ -249,29 +249,9 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
 
     # players' side
     fighter_roles = {"fighting"} | ({"helped"} if helper_counts else set())
-    # A players' one-shot counts in the column of whom it is for: the calculator says so
-    # (``for``); at a table it is whoever played it (``by``), so a helper's own potion is
-    # judged against the helper (an "if Elf" bonus), anyone else's against the fighter.
-    # A bonus only some players get (Yuppie Water: Elves only) counts once, for the player it
-    # was played for if they qualify, else for the other player on the side who does.
-    shot_lines = {"fighter": [], "helper": []}
-    monster_shots = []
     side = [("fighter", fighter, fighter_roles)] + (
         [("helper", helper, {"helping"})] if helper_counts else [])
-    for shot in one_shots:
-        target = shot.get("for", shot.get("by"))
-        if shot.get("side") == "monsters":
-            monster_shots.append(shot)
-            continue
-        first = "helper" if helper_counts and target is not None and target == helper_id else "fighter"
-        ordered = sorted(side, key=lambda s: s[0] != first)
-        shot_lines[first] += _shot_lines(shot["card"], None, ed, set(), fight_tags)
-        for eff in shot["card"].get("effects") or []:
-            for column, who, roles in ordered:
-                lines = _shot_lines(shot["card"], who, ed, roles, fight_tags, effect=eff)
-                if lines:
-                    shot_lines[column] += lines
-                    break
+    shot_lines, monster_shots = _sort_one_shots(one_shots, side, helper_counts, helper_id, ed, fight_tags)
     f_total, f_lines, f_ties = _player_side(fighter, ed, fighter_roles, fight_tags, level_only,
                                             shot_lines["fighter"], level_ignored)
     h_total, h_lines, h_ties = 0, [], False
@@ -286,71 +266,12 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
 
     # monsters' side
     hands = sum(ch.empty_hands(p, ed) for p in facing)
-    out_monsters = []
-    treasures = 0
-    fighter_levels = 0
-    for pos, entry in enumerate(entries):
-        card = entry["card"]
-        bonuses = []
-        for enh in entry["enhancers"]:
-            if enh.get("bonus"):
-                bonuses.append({"source": _name(enh, "enhancer"), "value": enh["bonus"]})
-        extra_treasures = 0
-        extra_levels = 0
-        for src, eff in _monster_effects(entry):
-            if not _monster_meets(eff, entry, facing, ed):
-                continue
-            stat = eff.get("stat")
-            if stat == "strength":
-                if eff.get("per") == "empty_hand":
-                    bonuses.append({"source": _describe(src, eff, hands),
-                                    "value": eff.get("value", 0) * hands})
-                else:
-                    bonuses.append({"source": _describe(src, eff), "value": eff.get("value", 0)})
-            elif stat == "treasures":
-                extra_treasures += eff.get("value", 0)
-            elif stat == "levels":
-                extra_levels += eff.get("value", 0)
-        for rule in fight_rules(entry, "extra_levels"):
-            if not _rule_meets(rule, entry, facing, ed):
-                continue
-            if (rule.get("alone") and alone) or set(rule.get("tags") or ()) & players_tags:
-                extra_levels += rule.get("value", 0)
-        for shot in monster_shots:
-            if shot.get("monster") == pos and shot["card"].get("bonus"):
-                bonuses.append({"source": _name(shot["card"], "one-shot"),
-                                "value": shot["card"]["bonus"]})
-        level = card.get("level") or 0
-        strength = level + sum(b["value"] for b in bonuses)
-        if ed.monsters_never_below_level_one and strength < 1:
-            bonuses.append({"source": said(N_("no card takes a monster below level 1")),
-                            "value": 1 - strength})
-            strength = 1
-        # An enhancer that takes treasures away (Baby) leaves a monster that had some with one.
-        printed = card.get("treasures") or 0
-        # The monster's own conditions (Lawyers give a Thief none) are not enhancers.
-        m_treasures = max(min(1, printed), printed
-                          + sum(e.get("treasures") or 0 for e in entry["enhancers"])) + extra_treasures
-        m_levels = 0 if entry["gone"] else card.get("levels", 1) + extra_levels
-        treasures += max(0, m_treasures)
-        fighter_levels += m_levels
-        out_monsters.append({
-            "index": pos, "source": entry["source"], "name": _name(card, "monster"),
-            "level": level, "strength": strength,
-            "treasures": max(0, m_treasures), "levels": m_levels, "tags": _tags(entry),
-            "mate": entry["mate"], "mate_of": entry["source"] if entry["mate"] else None,
-            "gone": entry["gone"], "bonuses": bonuses,
-        })
-    side_lines = [{"source": _name(s["card"], "one-shot"), "value": s["card"].get("bonus") or 0}
-                  for s in monster_shots
-                  if not isinstance(s.get("monster"), int) or not 0 <= s["monster"] < len(entries)]
-    monsters_strength = (sum(m["strength"] for m in out_monsters if not m["gone"])
-                         + sum(line["value"] for line in side_lines))
-    if ed.monsters_never_below_level_one and alive and monsters_strength < len(alive):
-        # a card played on the monsters' side as a whole may not take them below level 1 each
-        side_lines.append({"source": said(N_("no card takes a monster below level 1")),
-                           "value": len(alive) - monsters_strength})
-        monsters_strength = len(alive)
+    out_monsters = [_monster_column(pos, entry, facing, ed, hands, alone, players_tags,
+                                    [s for s in monster_shots if s.get("monster") == pos])
+                    for pos, entry in enumerate(entries)]
+    treasures = sum(m["treasures"] for m in out_monsters)
+    fighter_levels = sum(m["levels"] for m in out_monsters)
+    side_lines, monsters_strength = _monsters_side(out_monsters, monster_shots, len(alive), ed)
     players_strength = f_total + h_total
 
     if not alive:
@@ -383,6 +304,103 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
         "stage": stage,
         "escape": _escape(ed, entries, fighter, helper if helper_counts else None,
                           fighter_id, helper_id, helper_counts, escapes, one_shots),
+    }
+
+
+def _sort_one_shots(one_shots: list[dict], side: list[tuple], helper_counts: bool, helper_id: Any,
+                    ed: Edition, fight_tags: set) -> tuple[dict[str, list], list[dict]]:
+    """The players' one-shots as breakdown lines in the fighter's and the helper's columns,
+    and the one-shots played on the monsters' side, apart.
+
+    A players' one-shot counts in the column of whom it is for: the calculator says so
+    (``for``); at a table it is whoever played it (``by``), so a helper's own potion is
+    judged against the helper (an "if Elf" bonus), anyone else's against the fighter. A bonus
+    only some players get (Yuppie Water: Elves only) counts once, for the player it was played
+    for if they qualify, else for the other player on the side who does."""
+    shot_lines: dict[str, list] = {"fighter": [], "helper": []}
+    monster_shots = []
+    for shot in one_shots:
+        target = shot.get("for", shot.get("by"))
+        if shot.get("side") == "monsters":
+            monster_shots.append(shot)
+            continue
+        first = "helper" if helper_counts and target is not None and target == helper_id else "fighter"
+        ordered = sorted(side, key=lambda s: s[0] != first)
+        shot_lines[first] += _shot_lines(shot["card"], None, ed, set(), fight_tags)
+        for eff in shot["card"].get("effects") or []:
+            for column, who, roles in ordered:
+                lines = _shot_lines(shot["card"], who, ed, roles, fight_tags, effect=eff)
+                if lines:
+                    shot_lines[column] += lines
+                    break
+    return shot_lines, monster_shots
+
+
+def _monsters_side(out_monsters: list[dict], monster_shots: list[dict], alive: int,
+                   ed: Edition) -> tuple[list[dict], int]:
+    """The monsters' total strength, and the lines of what was played on their side as a
+    whole (a one-shot naming no monster of this fight)."""
+    side_lines = [{"source": _name(s["card"], "one-shot"), "value": s["card"].get("bonus") or 0}
+                  for s in monster_shots
+                  if not isinstance(s.get("monster"), int) or not 0 <= s["monster"] < len(out_monsters)]
+    strength = (sum(m["strength"] for m in out_monsters if not m["gone"])
+                + sum(line["value"] for line in side_lines))
+    if ed.monsters_never_below_level_one and alive and strength < alive:
+        # a card played on the monsters' side as a whole may not take them below level 1 each
+        side_lines.append({"source": said(N_("no card takes a monster below level 1")),
+                           "value": alive - strength})
+        strength = alive
+    return side_lines, strength
+
+
+def _monster_column(pos: int, entry: dict, facing: list[Player], ed: Edition, hands: int,
+                    alone: bool, players_tags: set, shots: list[dict]) -> dict:
+    """One monster as the fight shows it: its strength with every bonus named (enhancers, its
+    own conditions on who it faces, one-shots played on it), the treasures and levels it
+    gives."""
+    card = entry["card"]
+    bonuses = [{"source": _name(enh, "enhancer"), "value": enh["bonus"]}
+               for enh in entry["enhancers"] if enh.get("bonus")]
+    extra_treasures = 0
+    extra_levels = 0
+    for src, eff in _monster_effects(entry):
+        if not _monster_meets(eff, entry, facing, ed):
+            continue
+        stat = eff.get("stat")
+        if stat == "strength":
+            if eff.get("per") == "empty_hand":
+                bonuses.append({"source": _describe(src, eff, hands), "value": eff.get("value", 0) * hands})
+            else:
+                bonuses.append({"source": _describe(src, eff), "value": eff.get("value", 0)})
+        elif stat == "treasures":
+            extra_treasures += eff.get("value", 0)
+        elif stat == "levels":
+            extra_levels += eff.get("value", 0)
+    for rule in fight_rules(entry, "extra_levels"):
+        if not _rule_meets(rule, entry, facing, ed):
+            continue
+        if (rule.get("alone") and alone) or set(rule.get("tags") or ()) & players_tags:
+            extra_levels += rule.get("value", 0)
+    for shot in shots:
+        if shot["card"].get("bonus"):
+            bonuses.append({"source": _name(shot["card"], "one-shot"), "value": shot["card"]["bonus"]})
+    level = card.get("level") or 0
+    strength = level + sum(b["value"] for b in bonuses)
+    if ed.monsters_never_below_level_one and strength < 1:
+        bonuses.append({"source": said(N_("no card takes a monster below level 1")), "value": 1 - strength})
+        strength = 1
+    # An enhancer that takes treasures away (Baby) leaves a monster that had some with one.
+    printed = card.get("treasures") or 0
+    # The monster's own conditions (Lawyers give a Thief none) are not enhancers.
+    m_treasures = max(min(1, printed), printed
+                      + sum(e.get("treasures") or 0 for e in entry["enhancers"])) + extra_treasures
+    m_levels = 0 if entry["gone"] else card.get("levels", 1) + extra_levels
+    return {
+        "index": pos, "source": entry["source"], "name": _name(card, "monster"),
+        "level": level, "strength": strength,
+        "treasures": max(0, m_treasures), "levels": m_levels, "tags": _tags(entry),
+        "mate": entry["mate"], "mate_of": entry["source"] if entry["mate"] else None,
+        "gone": entry["gone"], "bonuses": bonuses,
     }
 
 
