@@ -477,6 +477,21 @@
     });
   });
 
+  // The ask-the-rules box opens folded in the top bar: opened, the cursor is in it (a phone
+  // shows its keyboard). "toggle" does not bubble, hence the capturing listener.
+  document.addEventListener("toggle", function (e) {
+    var box = e.target;
+    if (box.id !== "ask" || !box.open) return;
+    var q = box.querySelector("input[type=search]");
+    if (q) q.focus();
+  }, true);
+  document.addEventListener("keydown", function (e) {  // Escape folds it again
+    var box = e.key === "Escape" && e.target.closest && e.target.closest("#ask[open]");
+    if (!box) return;
+    box.open = false;
+    box.querySelector("summary").focus();
+  });
+
   // A tap that cannot be taken back easily asks first (data-confirm on the button or form).
   document.addEventListener("submit", function (event) {
     var button = event.submitter, form = event.target;

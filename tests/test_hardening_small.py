@@ -145,7 +145,7 @@ def test_the_pages_that_set_a_seat_or_host_cookie_are_no_store(client):
     cookies = " ".join(r.headers.getlist("Set-Cookie"))
     assert "host_" in cookies and "seat_" in cookies
     assert r.headers["Cache-Control"] == "no-store"
-    code = r.headers["Location"].rstrip("/").split("/")[-1]
+    code = r.headers["Location"].split("/")[2]  # /games/<code>/host
     other = client.application.test_client()  # another phone joins through the join page
     r = other.post(f"/join/{code}", data={"name": "Bob", "sex": "male"})
     assert r.status_code == 303 and "seat_" in " ".join(r.headers.getlist("Set-Cookie"))

@@ -208,8 +208,8 @@ def test_the_table_screen_shows_the_fight_and_the_log_without_javascript(client)
 
 def test_the_host_who_gives_a_name_sits_down_in_one_step(client):
     r = client.post("/games", data={"edition": "tails", "rulings": "official", "name": "Ann", "sex": "female"})
-    assert r.status_code == 303
-    code = re.search(r"/games/([A-Z0-9]+)$", r.headers["Location"]).group(1)
+    assert r.status_code == 303  # to the invite first (issue 25), her sheet one tap on
+    code = re.search(r"/games/([A-Z0-9]+)/host$", r.headers["Location"]).group(1)
     assert client.get_cookie(f"host_{code}") is not None and client.get_cookie(f"seat_{code}") is not None
     state = client.get(f"/api/games/{code}").get_json()
     assert [p["name"] for p in state["players"]] == ["Ann"]
@@ -218,6 +218,7 @@ def test_the_host_who_gives_a_name_sits_down_in_one_step(client):
     assert game.status_code == 200  # her own seat, not the join form
     host = client.get(f"/games/{code}/host").get_data(as_text=True)
     assert "You play as Ann." in host and "Sit down at the table" not in host
+    assert host.index('id="join-url"') < host.index('id="my-seat"') < host.index('id="arrivals"')
 
 
 def test_without_a_name_the_host_lands_on_the_host_page_and_can_sit_down_there(client):

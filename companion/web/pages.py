@@ -12,10 +12,8 @@ from flask import (Blueprint, g, make_response, redirect, render_template,
 
 from flask_babel import gettext
 
-from companion import engine
-from companion.engine import Actor, EngineError, Forbidden
+from companion.engine import Actor, EngineError
 from companion.engine.editions import EDITIONS
-from companion.engine.words import N_
 
 from . import sections, shared
 from .common import action_from_form, join_url, normal_code, qr_svg, store
@@ -79,8 +77,9 @@ def home():
 
 @bp.post("/games")
 def create_game():
-    """Start a game. With the host's name, also seat the host (as a join would) and land on
-    the game page; without one, land on the host page (a laptop that is the table screen)."""
+    """Start a game. With the host's name, also seat the host (as a join would). Either way
+    land on the host page: the invite (code, QR, link) first, for the others to scan, with the
+    way on to the game (the host's sheet) below it, or a seat to take there."""
     from companion.engine.state import clean_name, clean_sex
 
     edition = request.form.get("edition", "classic")
@@ -95,14 +94,13 @@ def create_game():
                                    error=error_message(exc), form=request.form), exc.status
     state, host_token = store().create_game(edition, variants)
     code = state["code"]
-    target, seat_token = url_for("pages.host", code=code), None
+    seat_token = None
     if name:
         try:
             _new, _pid, seat_token = store().join(code, name, sex, actor=Actor(host=True))
-            target = url_for("pages.game", code=code)
         except EngineError:  # the host page then offers the seat ("Sit down at the table")
             seat_token = None
-    response = redirect(target, 303)
+    response = redirect(url_for("pages.host", code=code), 303)
     _cookie(response, f"host_{code}", host_token)
     if seat_token:
         _cookie(response, f"seat_{code}", seat_token)
@@ -171,9 +169,7 @@ def join(code):
 def add_player(code):
     """The host seats a player who has no phone and plays for them."""
     code = normal_code(code)
-    actor, _ = _actor(code)
-    if not actor.host:
-        raise Forbidden(N_("Only the host adds a player who has no phone."))
+    actor, _ = _actor(code)  # the engine's join lets only the host seat a phoneless player
     store().join(code, request.form.get("name"), request.form.get("sex"), phone=False, actor=actor)
     return redirect(_local(request.form.get("next")) or url_for("pages.host", code=code), 303)
 

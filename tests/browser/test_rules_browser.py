@@ -12,6 +12,7 @@ from .conftest import seated_phone, shot
 def test_asking_the_rules_from_the_game_page_finds_the_ruling_with_its_citation(server, phones):
     (phone,) = phones(1)
     code = seated_phone(server, phone, "classic", "Ann", "female")
+    phone.locator("#ask > summary").click()  # the box is folded into a button at the top
     box = phone.get_by_label("Ask the rules")
     box.fill("can i sell stuff to hit lvl 10")
     box.press("Enter")

@@ -33,14 +33,17 @@ def test_the_table_screen_at_1280x720_shows_levels_and_the_fight_from_two_metres
         for page in (phone, laptop):
             page.set_default_timeout(8000)
 
-        # Ann starts the game on her phone with her name: she lands on her own seat at once.
+        # Ann starts the game on her phone with her name: she sits down at once, and lands on
+        # the invite, her sheet one tap on.
         phone.goto(server.url + "/")
         phone.get_by_label("Current official rulings").check()
         phone.get_by_label("Your name").fill("Ann")
         phone.get_by_label("female").check()
         phone.get_by_role("button", name="New game").click()
-        phone.wait_for_url("**/games/*")
-        code = phone.url.rstrip("/").rsplit("/", 1)[1]
+        phone.wait_for_url("**/games/*/host")
+        code = phone.url.rstrip("/").rsplit("/", 2)[1]
+        phone.get_by_role("link", name="Open my sheet").click()
+        phone.wait_for_url(f"**/games/{code}")
         cookies = {c["name"]: c["value"] for c in phone_context.cookies()}
         ann_token = cookies[f"seat_{code}"]
         api = f"{server.url}/api/games/{code}"
