@@ -477,6 +477,112 @@
     });
   });
 
+  // Press and hold on a +/- button (data-hold, from the m.act macro: the level in the header,
+  // the gear bonus, the cards in hand). A tap is one step, as any button. Held for HOLD_MS, the
+  // value on screen steps on every STEP_MS, as far as the engine accepts (asked once per hold:
+  // GET .../reach), and on release the final value goes once, as one change (one undo). The
+  // click that follows a hold is swallowed. Pointer events: touch, pen and mouse alike.
+  var HOLD_MS = 450, STEP_MS = 160, hold = null, swallow = null, held = null;
+  function holdButton(e) {
+    return e.target && e.target.closest && e.target.closest("button[data-hold]");
+  }
+  function holdValue(h) {  // the value on screen after h.steps steps
+    var n = h.base + h.steps * h.step;
+    return h.format === "signed" && n >= 0 ? "+" + n : String(n);
+  }
+  function holdPaint() {
+    if (!hold || !hold.steps) return;
+    var shows = document.querySelector(hold.button.getAttribute("data-hold-shows"));
+    if (shows) shows.textContent = holdValue(hold);
+  }
+  function holdStep() {
+    if (!hold || hold.steps >= hold.most) return;
+    hold.steps += 1;
+    holdPaint();
+    if (navigator.vibrate) try { navigator.vibrate(8); } catch (err) { /* not allowed */ }
+  }
+  function holdStart() {
+    var h = hold;
+    h.active = true;
+    h.button.classList.add("holding");
+    var query = new URLSearchParams();
+    new FormData(h.form).forEach(function (value, name) {
+      if (typeof value === "string" && name !== "csrf_token") query.append(name, value);
+    });
+    query.set("_field", h.field);
+    query.set("_step", String(h.step));
+    fetch(h.form.getAttribute("action").replace(/\/act$/, "/reach") + "?" + query, {cache: "no-store"})
+      .then(function (r) { return r.ok ? r.json() : null; })
+      .then(function (answer) {
+        if (hold !== h || !answer) return;
+        h.most = Math.max(answer.steps, 1);  // the first step shows anyway: a tap's refusal explains it
+        if (h.steps > h.most) { h.steps = h.most; holdPaint(); }
+      }, function () { /* cut off: it steps on; the change waits or is refused as any tap */ });
+    holdStep();  // the first step at once, then one every STEP_MS
+    h.timer = setInterval(holdStep, STEP_MS);
+  }
+  function holdEnd(send) {
+    var h = hold;
+    if (!h) return;
+    hold = null;
+    clearTimeout(h.timer);
+    clearInterval(h.timer);
+    h.button.classList.remove("holding");
+    if (!h.active) return;  // a tap: its click sends one step, as ever
+    swallow = h.button;
+    setTimeout(function () { if (swallow === h.button) swallow = null; }, 800);
+    var shows = document.querySelector(h.button.getAttribute("data-hold-shows"));
+    if (send && h.steps) {
+      held = {form: h.form, field: h.field, value: String(h.first + (h.steps - 1) * h.step)};
+      try { h.form.requestSubmit(h.button); } finally { held = null; }
+      // On its way, the answer redraws the number; kept for later (cut off) or not sent, the
+      // screen shows the value as it is until then.
+      if (h.form.classList.contains("htmx-request")) sentHold = {form: h.form, shows: shows, shown: h.shown};
+      else if (shows) shows.textContent = h.shown;
+    } else if (shows) {
+      shows.textContent = h.shown;
+    }
+  }
+  var sentHold = null;
+  document.addEventListener("htmx:afterRequest", function (e) {  // refused, or lost on the way
+    var sent = sentHold, status = e.detail.xhr ? e.detail.xhr.status : 0;
+    if (!sent || e.detail.elt !== sent.form) return;
+    sentHold = null;
+    if ((status < 200 || status >= 300) && sent.shows) sent.shows.textContent = sent.shown;
+  });
+  document.addEventListener("pointerdown", function (e) {
+    var b = holdButton(e);
+    swallow = null;
+    if (!b || b.disabled || !e.isPrimary || e.button !== 0 || !b.form) return;
+    var input = b.form.querySelector('input[name="' + b.getAttribute("data-hold") + '"]');
+    var shows = document.querySelector(b.getAttribute("data-hold-shows"));
+    if (!input || !shows) return;
+    holdEnd(false);
+    var step = Number(b.getAttribute("data-hold-step")) || 1;
+    hold = {button: b, form: b.form, field: input.name, first: Number(input.value), step: step,
+            base: parseInt(shows.textContent.replace("\u2212", "-"), 10) || 0, shown: shows.textContent,
+            format: b.getAttribute("data-hold-format"), steps: 0, most: Infinity, active: false};
+    try { b.setPointerCapture(e.pointerId); } catch (err) { /* an old browser: pointerup still comes */ }
+    hold.timer = setTimeout(holdStart, HOLD_MS);
+  });
+  document.addEventListener("pointerup", function () { holdEnd(true); });
+  document.addEventListener("pointercancel", function () { holdEnd(false); });
+  // A long press must not open the phone's menu (or select the label) instead of repeating.
+  document.addEventListener("contextmenu", function (e) { if (holdButton(e)) e.preventDefault(); });
+  document.addEventListener("click", function (e) {
+    var b = holdButton(e);
+    if (!b || b !== swallow) return;
+    swallow = null;
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  }, true);
+  // The change a hold sends: its final value in place of the button's one step.
+  document.addEventListener("htmx:configRequest", function (e) {
+    if (held && e.detail.elt === held.form) e.detail.parameters[held.field] = held.value;
+  });
+  // Another phone's change redraws the header meanwhile: the held value stays on screen.
+  document.addEventListener("htmx:afterSwap", holdPaint);
+
   // The ask-the-rules box opens folded in the top bar: opened, the cursor is in it (a phone
   // shows its keyboard). "toggle" does not bubble, hence the capturing listener.
   document.addEventListener("toggle", function (e) {

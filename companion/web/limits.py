@@ -49,9 +49,10 @@ THROTTLED = (
 )
 
 
-# The views that change a game: each counts against the seat that sends it.
+# The views that change a game, and the one that tries a held +/- button's steps on the
+# engine (pages.reach): each counts against the seat that sends it.
 SEAT_THROTTLED = ("api.post_action", "api.undo", "pages.act", "pages.undo",
-                  "cards.import_house_cards")
+                  "cards.import_house_cards", "pages.reach")
 
 
 class TooManyGuesses(StoreError):

@@ -352,6 +352,21 @@ def act(code):
     return _after_change(code, done=words.text(happened), undoable=True)
 
 
+@bp.get("/games/<code>/reach")
+def reach(code):
+    """How many steps a held +/- button may take in one change (``static/app.js`` asks when a
+    hold starts): the button's action as its form sends it, ``_field`` the number it steps and
+    ``_step`` +1 or -1. The engine answers by trying them (``engine.reach``)."""
+    from companion.engine.reach import reach as steps_accepted
+
+    code = normal_code(code)
+    actor, _ = _actor(code)
+    action = action_from_form(request.args)
+    steps = steps_accepted(_state(code), action, actor, request.args.get("_field", ""),
+                           request.args.get("_step", 0, type=int))
+    return _vary(make_response({"steps": steps}))
+
+
 @bp.post("/games/<code>/undo")
 def undo(code):
     code = normal_code(code)
