@@ -5,6 +5,7 @@ player back to the same seat."""
 from __future__ import annotations
 
 import functools
+import re
 from urllib.parse import parse_qs, urlsplit
 
 from flask import (Blueprint, g, make_response, redirect, render_template,
@@ -14,6 +15,7 @@ from flask_babel import gettext
 
 from companion.engine import Actor, EngineError
 from companion.engine.editions import EDITIONS
+from companion.store import NotFound
 
 from . import sections, shared
 from .common import action_from_form, join_url, normal_code, qr_svg, store
@@ -69,10 +71,42 @@ def _vary(response):
     return response
 
 
+# At most this many games are looked up for the home page's list (one read each).
+REMEMBERED_MAX = 12
+_SEAT_COOKIE = re.compile(r"(seat|host)_([A-Z0-9]{3,12})")
+
+
+def _remembered_games(last: str | None) -> list[dict]:
+    """The games this browser holds a seat or host cookie for and that still exist, the last
+    one played first: its code, edition, this phone's player (name, level, dead), whether the
+    game is over. Only the cookies say which; nothing else is kept for it."""
+    codes = sorted({m.group(2) for name in request.cookies if (m := _SEAT_COOKIE.fullmatch(name))},
+                   key=lambda code: (code != last, code))
+    the_store, found = store(), []
+    for code in codes[:REMEMBERED_MAX]:
+        try:
+            game = the_store.read(code)
+        except NotFound:  # the game is gone (or never was): nothing to go back to
+            continue
+        seat = the_store.actor(game, request.cookies.get(f"seat_{code}"))
+        host = the_store.actor(game, request.cookies.get(f"host_{code}")).host
+        state = game.state
+        player = next((p for p in state["players"] if p["id"] == seat.player), None)
+        if player is None and not host:  # the seat was given up or removed
+            continue
+        edition = EDITIONS.get(state["edition"])
+        found.append({"code": state["code"], "edition": edition.name if edition else state["edition"],
+                      "player": player and {"name": player["name"], "level": player["level"],
+                                            "dead": bool(player.get("dead"))},
+                      "host": host, "over": bool(state.get("winners"))})
+    return found
+
+
 @bp.get("/")
 def home():
     last = request.cookies.get("last_game")
-    return render_template("home.html", editions=EDITIONS.values(), last_game=last)
+    return _vary(make_response(render_template(
+        "home.html", editions=EDITIONS.values(), last_game=last, games=_remembered_games(last))))
 
 
 @bp.post("/games")
@@ -89,8 +123,9 @@ def create_game():
         try:  # checked before the game exists, so a wrong form creates nothing
             clean_name(name), clean_sex(sex)
         except EngineError as exc:
-            return render_template("home.html", editions=EDITIONS.values(),
-                                   last_game=request.cookies.get("last_game"),
+            last = request.cookies.get("last_game")
+            return render_template("home.html", editions=EDITIONS.values(), last_game=last,
+                                   games=_remembered_games(last),
                                    error=error_message(exc), form=request.form), exc.status
     state, host_token = store().create_game(edition, variants)
     code = state["code"]
