@@ -13,6 +13,12 @@ their optional parts in ``parts``, a list of saids.
 ``render(value, gettext)`` turns any of these into text with the given translation function;
 the web layer passes flask-babel's ``gettext`` (the asker's language), tests pass ``english``.
 Events written before this format carry their English ``text`` and render as that.
+
+A said or event whose words must agree with a player (French "morte", Polish "dodała",
+Russian "погибла") carries that player's ``sex`` ("female"/"male") among its params; given a
+``pgettext`` (and ``npgettext`` for counted words), ``render`` asks for the translation in that
+context, and the caller falls back to the plain translation where the catalog has none (the web
+layer: ``companion.web.words``; the gendered msgids are listed in ``companion.web.gendered``).
 """
 
 from __future__ import annotations
@@ -21,6 +27,11 @@ from typing import Any, Callable
 
 Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
+Pgettext = Callable[[str, str], str]  # (context, msgid)
+Npgettext = Callable[[str, str, str, int], str]  # (context, singular, plural, n)
+
+# The contexts a said's ``sex`` param picks (the players' sexes, ``state.SEXES``).
+SEX_CONTEXTS = frozenset({"female", "male"})
 
 EVENT_WORDS: dict[str, str] = {}
 # Kinds that keep a count straight rather than tell of play (a hand counted by hand): the
@@ -93,12 +104,16 @@ def english_plural(singular: str, plural: str, n: int) -> str:
     return singular if n == 1 else plural
 
 
-def render(value: Any, gettext: Gettext = english, ngettext: Ngettext = english_plural) -> str:
-    """Text for a said, an event, a list of them, or a plain value, in ``gettext``'s language."""
+def render(value: Any, gettext: Gettext = english, ngettext: Ngettext = english_plural,
+           pgettext: Pgettext | None = None, npgettext: Npgettext | None = None) -> str:
+    """Text for a said, an event, a list of them, or a plain value, in ``gettext``'s language;
+    with ``pgettext``/``npgettext``, a said or event with a ``sex`` param is looked up in that
+    context (the functions fall back to the plain translation themselves)."""
+    words = (gettext, ngettext, pgettext, npgettext)
     if value is None:
         return ""
     if isinstance(value, list):
-        return "; ".join(t for t in (render(v, gettext, ngettext) for v in value) if t)
+        return "; ".join(t for t in (render(v, *words) for v in value) if t)
     if not isinstance(value, dict):
         return str(value)
     if "said" in value:
@@ -109,21 +124,30 @@ def render(value: Any, gettext: Gettext = english, ngettext: Ngettext = english_
         return str(value["text"])
     else:
         return str(value.get("kind", ""))
+    sex = value.get("sex")  # a said of words may hold a sex in words (card_words): no context
+    if not isinstance(sex, str) or sex not in SEX_CONTEXTS:
+        sex = None
     if "plural" in value:
-        translated = ngettext(template, value["plural"], int(value.get("n", 0)))
-        template = english_plural(template, value["plural"], int(value.get("n", 0)))
+        n = int(value.get("n", 0))
+        if sex and npgettext is not None:
+            translated = npgettext(sex, template, value["plural"], n)
+        else:
+            translated = ngettext(template, value["plural"], n)
+        template = english_plural(template, value["plural"], n)
+    elif sex and pgettext is not None:
+        translated = pgettext(sex, template)
     else:
         translated = gettext(template)
-    text = _fill(translated, params, gettext, ngettext)
+    text = _fill(translated, params, words)
     if text is None:  # a translation that names a missing parameter: say it in English
-        text = _fill(template, params, gettext, ngettext) or template
+        text = _fill(template, params, words) or template
     if "parts" in value and "said" not in value:
-        text = "; ".join([text] + [render(p, gettext, ngettext) for p in value["parts"]])
+        text = "; ".join([text] + [render(p, *words) for p in value["parts"]])
     return text
 
 
-def _fill(template: str, params: dict, gettext: Gettext, ngettext: Ngettext) -> str | None:
-    values = {k: (render(v, gettext, ngettext) if isinstance(v, (dict, list)) else v)
+def _fill(template: str, params: dict, words: tuple) -> str | None:
+    values = {k: (render(v, *words) if isinstance(v, (dict, list)) else v)
               for k, v in params.items() if k not in ("said", "kind", "parts", "plural")}
     try:
         return template % values

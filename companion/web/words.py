@@ -170,11 +170,25 @@ def _ngettext(singular: str, plural: str, n: int) -> str:
     return translations().ngettext(singular, plural, n)
 
 
+def _pgettext(sex: str, msgid: str) -> str:
+    """``msgid`` worded for a player of this sex (the context "female" or "male", see
+    ``gendered``), else its plain translation: a catalog gives a context only where its
+    language agrees with the player (French "morte"), and English and German give none."""
+    found = translations().pgettext(sex, msgid)
+    return found if found != msgid else _translate(msgid)
+
+
+def _npgettext(sex: str, singular: str, plural: str, n: int) -> str:
+    found = translations().npgettext(sex, singular, plural, n)
+    return found if found not in (singular, plural) else _ngettext(singular, plural, n)
+
+
 def text(value: Any) -> str:
-    """A said, an event, a list of them, or a plain value, in the asker's language."""
+    """A said, an event, a list of them, or a plain value, in the asker's language; a said
+    with a player's ``sex`` agrees with that player where the language says so."""
     if lang() != "en":  # English pages show the cards' texts as they are
         value = _card_texts_localized(value)
-    return render(value, _translate, _ngettext)
+    return render(value, _translate, _ngettext, _pgettext, _npgettext)
 
 
 def _card_texts_localized(value: Any) -> Any:
@@ -272,6 +286,8 @@ def _localize(value: Any, language: str) -> Any:
     # A frozen part (a log line, a player's cards, a sheet) is the same object from one
     # version to the next while it is unchanged (store: freeze_like; engine: the sheets), so
     # its words are worked out once. What is handed out is shared: read it, never change it.
+    # A said's words depend on the part alone and the language: a player's sex, which picks
+    # the gendered form, is one of its params (a part said before a sex changed keeps it).
     key = (id(value), language)
     found = _localized.get(key)
     if found is not None and found[0] is value:
