@@ -233,4 +233,4 @@ def _confirm(state, action, actor, ctx):
     if not pending:
         del player["pending_bad_stuff"]
     return event("confirm_bad_stuff", player=player["id"], name=player["name"],
-                 monster=note["monster"] or said(N_("Monster")), pending=note["id"])
+                 monster=note["monster"] or said(N_("Monster")), pending=note["id"], sex=player["sex"])

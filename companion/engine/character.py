@@ -511,17 +511,19 @@ def death_view(player: Player, edition: Edition) -> dict | None:
     return {
         "dead": True,
         "text": said(N_("%(name)s is dead: a new character appears when the next player's "
-                        "turn begins."), name=player_name(player)),
+                        "turn begins."), name=player_name(player), sex=player.get("sex")),
         "may_not": [
             {"rule": "dead-no-cards",
-             "text": said(N_("receive cards: none played in front of them, no gifts, no Charity"))},
+             "text": said(N_("receive cards: none played in front of them, no gifts, no Charity"),
+                          sex=player.get("sex"))},
             {"rule": "dead-no-cards", "text": said(N_("go up a level or win the game"))},
             {"rule": "dead-cannot-help", "text": said(N_("fight or help in a fight"))},
         ],
         # the new hand their death left owed (reducers/sheet.kill: the table's variants count)
         "next_turn": said_plural("on their next turn they draw %(n)s card from each deck",
                                  "on their next turn they draw %(n)s cards from each deck",
-                                 (player.get("redraw") or 2 * edition.dead_redraw) // 2),
+                                 (player.get("redraw") or 2 * edition.dead_redraw) // 2,
+                                 sex=player.get("sex")),
     }
 
 

@@ -96,7 +96,8 @@ def reducer(name: str):
 def own(state: dict, action: dict, actor: Actor, field: str = "player") -> dict:
     player = find_player(state, action.get(field), field)
     if not actor.may_act_for(player["id"]):
-        raise Forbidden(N_("Only %(name)s or the host can do that for %(name)s."), name=player["name"])
+        raise Forbidden(N_("Only %(name)s or the host can do that for %(name)s."), name=player["name"],
+                        sex=player["sex"])
     return player
 
 
@@ -121,7 +122,8 @@ def set_level(state: dict, player: dict, new_level: int, source: str) -> None:
         raise RuleViolation("level-ten-needs-kill", LEVEL_TEN_WORDS[source],
                             name=player["name"], level=top)
     if player["dead"] and new_level > player["level"]:
-        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"])
+        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"],
+                            sex=player["sex"])
     player["level"] = min(new_level, top)
     if player["level"] == top and player["id"] not in state["winners"]:
         state["winners"].append(player["id"])

@@ -23,7 +23,7 @@ def check_join(state: dict, fight: dict, player: dict, edition: Edition) -> None
         raise RuleViolation("helper-not-fighter", N_("%(name)s is the one fighting"), name=player["name"])
     if player["dead"]:
         raise RuleViolation("dead-cannot-help", N_("%(name)s is dead until the next turn"),
-                            name=player["name"])
+                            name=player["name"], sex=player["sex"])
     if fight.get("helper") not in (None, player["id"]):
         helper = next(p for p in state["players"] if p["id"] == fight["helper"])
         raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=helper["name"])
@@ -44,7 +44,8 @@ def check_forced(state: dict, fight: dict, player: dict, edition: Edition, for_t
         fighter = next(p for p in state["players"] if p["id"] == fight["fighter"])
         raise RuleViolation(forced_rule(edition),
                             N_("this fight would give %(fighter)s the winning level, so %(name)s "
-                               "cannot be made to help"), fighter=fighter["name"], name=player["name"])
+                               "cannot be made to help"), fighter=fighter["name"], name=player["name"],
+                            sex=player["sex"])
 
 
 def check_leave(state: dict, fight: dict, helper: dict, edition: Edition, for_the_win: bool) -> None:
@@ -56,7 +57,7 @@ def check_leave(state: dict, fight: dict, helper: dict, edition: Edition, for_th
             return
         raise RuleViolation(forced_rule(edition),
                             N_("%(name)s was made to help and may back out only once the fight "
-                               "would give the winning level"), name=helper["name"])
+                               "would give the winning level"), name=helper["name"], sex=helper["sex"])
     raise RuleViolation("voluntary-helper-stays", N_("%(name)s agreed to help"), name=helper["name"])
 
 

@@ -46,7 +46,8 @@ def helper_options(*, edition: Edition | str, fighter: dict, others: list[dict],
         elif helper_id is not None and other.get("id") == helper_id:
             why = said(N_("%(name)s is already helping"), name=_name(other))
         elif other.get("dead"):
-            why = said(N_("%(name)s is dead until their next turn"), name=_name(other))
+            why = said(N_("%(name)s is dead until their next turn"), name=_name(other),
+                           sex=other.get("sex"))
         elif helper is not None:
             why = said(N_("only one player can help and %(name)s already does"), name=_name(helper))
         view = combat.compute(edition=edition, fighter=fighter, helper=other,

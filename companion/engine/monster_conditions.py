@@ -137,7 +137,7 @@ def discard_item_first(state: dict, fight: dict, ctx: Context, happened: dict) -
         if any(loss["card"] in owed for loss in fighter.get("pending_losses") or ()):
             raise RuleViolation("monster-discard-item-first",
                                 N_("%(name)s must first discard an item for %(monster)s"),
-                                name=fighter["name"], monster=sorted(owed)[0])
+                                name=fighter["name"], monster=sorted(owed)[0], sex=fighter["sex"])
     return out
 
 

@@ -235,7 +235,7 @@ def check_double_sale(state: dict, player: dict, entry: dict, edition: Edition) 
     if double_sale_used(state, player):
         raise RuleViolation("halfling-double-sale",
                             N_("%(name)s already sold an item at double price this turn"),
-                            name=player["name"])
+                            name=player["name"], sex=player["sex"])
     if not entry["card"].get("gold"):
         raise BadAction(N_("%(card)s is worth no gold, so doubling it gains nothing."),
                         card=entry["card"]["name"])

@@ -187,7 +187,7 @@ def find_card(player: dict, iid: Any, field: str = "instance") -> dict:
         if entry["iid"] == iid:
             return entry
     raise BadAction(N_("%(name)s has no card %(instance)s in front of them."),
-                    name=player["name"], player=player["id"], instance=iid)
+                    name=player["name"], player=player["id"], instance=iid, sex=player.get("sex"))
 
 
 def int_field(action: dict, field: str, lo: int, hi: int, default: Any = ...) -> int:

@@ -49,6 +49,9 @@ def param_texts(value, facts: set[str]) -> list[str]:
         for key, v in value.items():
             if key in ("said", "plural", "kind"):
                 continue
+            if key == "sex":  # a player's sex picks the words' gendered form, never shown itself
+                assert v in ("female", "male"), f"sex={v!r}"
+                continue
             if isinstance(v, str):
                 assert key in facts, f"text parameter {key}={v!r} is not a fact: make it a said"
                 out.append(v)

@@ -31,7 +31,7 @@ def play(state: dict, card: dict, ctx: Context) -> dict:
             continue
         if player["dead"]:
             raised.append(said(N_("%(name)s is dead and stays at level %(level)s"),
-                               name=player["name"], level=player["level"]))
+                               name=player["name"], level=player["level"], sex=player["sex"]))
             continue
         old = player["level"]
         # Only a kill may bring the winning level, except by a card that says so: this one.

@@ -27,7 +27,7 @@ def _start_fight(state, action, actor, ctx):
         raise RuleViolation("fight-own-turn", N_("it is not %(name)s's turn"), name=player["name"])
     if player["dead"]:
         raise RuleViolation("dead-cannot-help", N_("%(name)s is dead until the next turn"),
-                            name=player["name"])
+                            name=player["name"], sex=player["sex"])
     monster = monster_card(state, action.get("monster"), ctx, action.get("level"))
     state["combat"] = {
         "fighter": player["id"], "helper": None, "helper_forced": False,
@@ -215,8 +215,9 @@ def _help(state, action, actor, ctx):
                            combat_view(state, helpers=False)["for_the_win"])
     fight["helper"] = player["id"]
     fight["helper_forced"] = forced
+    gendered = {"sex": player["sex"]} if forced else {}  # "(forcée par une carte)"
     return event("help_forced" if forced else "help", player=player["id"], name=player["name"],
-                 to=fight["fighter"], fighter=find_player(state, fight["fighter"])["name"])
+                 to=fight["fighter"], fighter=find_player(state, fight["fighter"])["name"], **gendered)
 
 
 event_words("stop_helping", N_("%(name)s stops helping"))
@@ -342,7 +343,7 @@ def _run_away(state, action, actor, ctx):
     if player["id"] not in _runners(state, fight, view):
         raise RuleViolation(deals.forced_rule(ctx.edition),
                             N_("%(name)s was made to help in a fight for the win, which does not "
-                               "count, so runs from nothing"), name=player["name"])
+                               "count, so runs from nothing"), name=player["name"], sex=player["sex"])
     index = int_field(action, "monster", 0, len(view["monsters"]) - 1,
                       0 if len(view["monsters"]) == 1 else ...)
     monster_view = view["monsters"][index]
@@ -358,10 +359,10 @@ def _run_away(state, action, actor, ctx):
         return _no_second_try(state, fight, view, player, index, waiting, action, ctx)
     if any(e["player"] == player["id"] and e["monster"] == index for e in fight["escapes"]):
         raise RuleViolation("flee-each-monster", N_("%(name)s already rolled against that monster"),
-                            name=player["name"])
+                            name=player["name"], sex=player["sex"])
     if player["dead"]:
         raise RuleViolation("flee-each-monster", N_("%(name)s is dead and runs from nothing more"),
-                            name=player["name"])
+                            name=player["name"], sex=player["sex"])
     roll = action.get("roll")
     if roll is None:
         roll = dice.die(state, ctx, *which)
@@ -381,12 +382,12 @@ def _run_away(state, action, actor, ctx):
         # A power rolls a failed roll again (the Halfling's second try): the catch waits for
         # the player's choice, the power or the Bad Stuff (run_away again on that monster).
         fight["escapes"][-1]["second_try"] = True
-        return event("caught_waits", flee, **words)
+        return event("caught_waits", flee, sex=player["sex"], **words)
     elif player["dead"]:  # the on_flee steps killed them: nothing is left to catch
-        happened = event("caught", bad_stuff=flee, **words)
+        happened = event("caught", bad_stuff=flee, sex=player["sex"], **words)
     else:
         happened = event("caught", flee, bad_stuff=bad_stuff.caught(
-            state, player, card, ctx, action.get("bad_stuff_roll")), **words)
+            state, player, card, ctx, action.get("bad_stuff_roll")), sex=player["sex"], **words)
     finish_if_nobody_runs(state, fight)
     return happened
 
@@ -430,7 +431,7 @@ def _no_second_try(state, fight, view, player, index, waiting, action, ctx):
     words = {"player": player["id"], "name": player["name"], "roll": waiting["roll"],
              "monster": monster_view["name"], "needs": need["needs"]}
     happened = event("caught", bad_stuff=bad_stuff.caught(
-        state, player, card, ctx, action.get("bad_stuff_roll")), **words)
+        state, player, card, ctx, action.get("bad_stuff_roll")), sex=player["sex"], **words)
     finish_if_nobody_runs(state, fight)
     return happened
 event_words("caught", N_("%(name)s rolls %(roll)s against %(monster)s (needs %(needs)s): "
@@ -477,16 +478,17 @@ def _run_result(state: dict, fight: dict) -> dict:
         player = find_player(state, pid)
         caught = _listed([names[e["monster"]] for e in fight["escapes"]
                           if e["player"] == pid and not e["escaped"] and e["monster"] in names])
+        sex = player["sex"]
         if player["dead"] and caught:
             outcomes.append(said(N_("%(name)s was caught by %(cards)s and died"),
-                                 name=player["name"], cards=caught))
+                                 name=player["name"], cards=caught, sex=sex))
         elif player["dead"]:
-            outcomes.append(said(N_("%(name)s died"), name=player["name"]))
+            outcomes.append(said(N_("%(name)s died"), name=player["name"], sex=sex))
         elif caught:
             outcomes.append(said(N_("%(name)s was caught by %(cards)s"),
-                                 name=player["name"], cards=caught))
+                                 name=player["name"], cards=caught, sex=sex))
         else:
-            outcomes.append(said(N_("%(name)s got away"), name=player["name"]))
+            outcomes.append(said(N_("%(name)s got away"), name=player["name"], sex=sex))
     return said(N_("The fight is over: %(outcomes)s."), outcomes=outcomes)
 
 

@@ -157,7 +157,7 @@ def _remove_house_card(state, action, actor, ctx):
                                 card=card["name"])
         raise RuleViolation("owner-last-word", N_("%(name)s added %(card)s: only %(name)s or the host "
                                                   "takes it off the table"),
-                            name=by["name"], card=card["name"], player=by["id"])
+                            name=by["name"], card=card["name"], player=by["id"], sex=by["sex"])
     state["house_cards"] = [c for c in state["house_cards"] if c["id"] != card_id]
     if card_id in owners:
         state["house_card_owners"] = {k: v for k, v in owners.items() if k != card_id}

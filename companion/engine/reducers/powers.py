@@ -175,7 +175,7 @@ def _timing(state: dict, power: Power, player: dict, target: dict | None, action
         elif rolled and not (after_fail and all(e.get("second_try") for e in rolled)):
             # (after a failed roll, Flight may still take a roll that waits, e.g. a Halfling's)
             raise RuleViolation("power-running", N_("%(name)s already rolled against that monster"),
-                                name=player["name"])
+                                name=player["name"], sex=player["sex"])
         return index
     if when == "face_up_draw" and in_fight(state):
         raise RuleViolation(power.rule, N_("%(power)s takes the place of a card drawn face up, and "
@@ -208,20 +208,21 @@ def _limit(state: dict, power: Power, player: dict, target: dict | None, monster
     uses = _uses(state, power, player)
     if limit == "once_per_combat" and uses:
         raise RuleViolation(power.rule, N_("%(name)s already used %(power)s in this fight"),
-                            name=player["name"], power=said(power.name))
+                            name=player["name"], power=said(power.name), sex=player["sex"])
     if limit == "cards_per_combat":
         spent = sum(u["cards"] for u in uses)
         if spent + n > power.cost.most:
             raise RuleViolation(power.rule, said_plural(
                 "%(name)s already discarded %(n)s card for it in this fight; at most %(most)s",
                 "%(name)s already discarded %(n)s cards for it in this fight; at most %(most)s",
-                spent, name=player["name"], most=power.cost.most))
+                spent, name=player["name"], most=power.cost.most, sex=player["sex"]))
     if limit == "once_per_victim" and any(u.get("target") == target["id"] for u in uses):
         raise RuleViolation(power.rule, N_("%(name)s already used %(power)s on %(target)s in this fight"),
-                            name=player["name"], power=said(power.name), target=target["name"])
+                            name=player["name"], power=said(power.name), target=target["name"],
+                            sex=player["sex"])
     if limit == "once_per_monster" and any(u.get("monster") == monster for u in uses):
         raise RuleViolation(power.rule, N_("%(name)s already used %(power)s for that roll"),
-                            name=player["name"], power=said(power.name))
+                            name=player["name"], power=said(power.name), sex=player["sex"])
 
 
 def _remember(state: dict, power: Power, player: dict, target: dict | None, monster: int | None,
@@ -454,4 +455,4 @@ def _theft(state, power, player, target, action, ctx) -> list:
     old = player["level"]
     player["level"] = max(1, old - 1)  # a level is never below 1
     return [said(N_("rolls %(roll)s (needs %(needs)s): caught, level %(old)s to %(new)s"), roll=roll,
-                 needs=power.roll_needs, old=old, new=player["level"])]
+                 needs=power.roll_needs, old=old, new=player["level"], sex=player["sex"])]

@@ -56,7 +56,7 @@ def _put(state: dict, target: dict, card: dict, actor, ctx: Context) -> dict:
     # its owner, so only that player (or the host) may put it there.
     if kind not in ("curse", "go-up-a-level") and not actor.may_act_for(target["id"]):
         raise Forbidden(N_("Only %(name)s or the host can put cards in front of %(name)s."),
-                        name=target["name"])
+                        name=target["name"], sex=target["sex"])
     if kind == "go-up-a-level":
         old = target["level"]
         set_level(state, target, old + card.get("levels", 1), "card")
@@ -72,14 +72,15 @@ def _put(state: dict, target: dict, card: dict, actor, ctx: Context) -> dict:
         raise BadAction(PLAY_IN_FIGHT[kind], card=card["name"])
     if target["dead"]:
         raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
-                            name=target["name"])
+                            name=target["name"], sex=target["sex"])
     in_the_fight = in_fight(state) and target["id"] in (state["combat"]["fighter"], state["combat"].get("helper"))
     if kind == "item" and in_the_fight:  # the fighter and the helper alike (Oz, Tails: Combat)
         raise RuleViolation("no-equip-in-combat", N_("items cannot be brought into a fight already on"))
     if kind in RACE_AND_CLASS and in_fight(state) and state["turn"] != target["id"]:
+        on_turn = find_player(state, state["turn"])
         raise RuleViolation("play-class-timing", N_("during a fight only %(turn)s, whose turn it is, "
                                                     "may play a new race or class"),
-                            turn=find_player(state, state["turn"])["name"])
+                            turn=on_turn["name"], sex=on_turn["sex"])
     character.check_play(target, card, ctx.edition)
     entry = {"iid": next_id(state), "card": card}
     if kind in ("item", "one-shot"):
@@ -123,6 +124,7 @@ event_words("curse", N_("%(name)s is cursed: %(card)s"))
 
 
 def _curse(state: dict, target: dict, card: dict, ctx: Context) -> dict:
+    sex = target["sex"]  # who was cursed ("maudite"), before a Change Sex changes it
     outcome = sheet.apply_curse(target, card, ctx.edition)
     parts = []
     if outcome["levels"]:
@@ -146,7 +148,7 @@ def _curse(state: dict, target: dict, card: dict, ctx: Context) -> dict:
     if outcome["nothing"]:
         parts.append(said(N_("nothing to affect, so it does nothing (%(why)s)"),
                           why=outcome["nothing"]))
-    return event("curse", *parts, player=target["id"], name=target["name"], card=card["name"])
+    return event("curse", *parts, player=target["id"], name=target["name"], card=card["name"], sex=sex)
 
 
 event_words("discard", N_("%(name)s discards %(cards)s"))
@@ -258,7 +260,7 @@ def _give(state, action, actor, ctx):
         raise RuleViolation("no-trade-in-combat", N_("one of you is in a fight"))
     if receiver["dead"]:
         raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
-                            name=receiver["name"])
+                            name=receiver["name"], sex=receiver["sex"])
     sheet.check_not_owed(player, [entry["iid"]])
     character.check_play(receiver, entry["card"], ctx.edition)
     sheet.check_big_extra_receiver(state, player, entry, receiver, ctx.edition)
@@ -273,7 +275,7 @@ def _die(state, action, actor, ctx):
     player = own(state, action, actor)
     if player["dead"]:
         raise BadAction(N_("%(name)s is already dead; a new character appears when the next "
-                           "player's turn begins."), name=player["name"])
+                           "player's turn begins."), name=player["name"], sex=player["sex"])
     return kill(state, player, ctx)
 
 

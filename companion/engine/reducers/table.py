@@ -92,7 +92,7 @@ def _end_turn(state, action, actor, ctx):
         # Extra Big items go at once (an ex-Dwarf's): on one's own turn, by selling or giving.
         raise RuleViolation("lose-big-item-ability",
                             N_("%(name)s must first sell the Big items over the limit or give them away"),
-                            name=player["name"])
+                            name=player["name"], sex=player["sex"])
     order = action.get("bigger_share")
     if order is not None and not (isinstance(order, list) and all(
             isinstance(pid, int) and not isinstance(pid, bool) for pid in order)):
