@@ -8,9 +8,15 @@ import uuid
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from sqlalchemy.pool import NullPool
 
 from companion import create_app
+
+# No property test fails for being slow: on a loaded machine (CI on two cores, the browser
+# tests beside it) one example may take seconds, which is no bug of the code under test.
+settings.register_profile("companion", deadline=None)
+settings.load_profile("companion")
 
 
 BROWSER_TESTS = Path(__file__).parent / "browser"

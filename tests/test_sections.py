@@ -104,7 +104,8 @@ def test_a_thief_is_offered_the_theft_of_each_item_by_its_owner_and_name(app):
 
 
 def test_no_two_power_buttons_read_the_same_each_names_its_power(app):
-    # A Cleric fighting an undead: Turning and Resurrection both pay with cards from the hand.
+    # A Super Munchkin Cleric and Warrior fighting an undead: Turning and Berserking both pay
+    # with cards from the hand (Resurrection too, but never in a fight: no face-up draw then).
     client = app.test_client()
     table = Table(client)
     table.join("Ann", "female")
@@ -112,14 +113,16 @@ def test_no_two_power_buttons_read_the_same_each_names_its_power(app):
     phone = app.test_client()
     phone.set_cookie(f"seat_{table.code}", table.tokens["Ann"])
     for action in ({"type": "play", "player": ann, "card": "classic/cleric"},
+                   {"type": "play", "player": ann, "card": "classic/super-munchkin"},
+                   {"type": "play", "player": ann, "card": "classic/warrior"},
                    {"type": "set_hand", "player": ann, "count": 3},
                    {"type": "fight", "player": ann,
                     "monster": {"kind": "monster", "name": "Undead Horse", "level": 4, "tags": ["undead"]}}):
         table.act("Ann", action)
-    names = {"cleric-turning": "Turning", "cleric-resurrection": "Resurrection"}
+    names = {"cleric-turning": "Turning", "warrior-berserking": "Berserking"}
     page = fragment(phone, table.code)
     sections = page.split('<section class="card powers"')[1:]  # on the sheet and in the fight
-    assert sections and "✨" not in page
+    assert sections and "✨" not in page and 'value="cleric-resurrection"' not in page
     for section in sections:
         buttons = re.findall(r'name="power" value="([\w-]+)".*?<button[^>]*>(.*?)</button>',
                              section.split("</section>")[0], re.S)

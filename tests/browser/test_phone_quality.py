@@ -266,7 +266,7 @@ def test_a_russian_phone_gets_russian_pages(server, game, phone):
     expect(other.locator("#fight")).to_contain_text("5 сокровищ")
     other.add_init_script("delete Navigator.prototype.wakeLock")
     other.reload()
-    expect(other.locator("#awake")).to_contain_text("коснитесь экрана")
+    expect(other.locator("#awake")).to_contain_text("коснись экрана")
     assert_phone_friendly(other, server.url, "Russian game page")
     shot(other, "phone-game-fight-ru")
     # And back to English with the switch in the footer.

@@ -34,7 +34,7 @@ def shape(value):
     return type(value).__name__
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(STATES, STATES)
 def test_it_is_the_new_state_frozen_whatever_the_last_one_was(before, after):
     shared = freeze_like(json.loads(json.dumps(after)), freeze(before))
@@ -55,7 +55,7 @@ def changed(data, part):
     return [changed(data, v) for v in list.__iter__(part)]
 
 
-@settings(max_examples=500)
+@settings(max_examples=500, deadline=None)  # a loaded machine is no failure
 @given(STATES | DEEP_STATES, st.data())
 def test_a_change_that_keeps_parts_as_themselves_freezes_as_if_parsed(state, data):
     before = freeze(state)
@@ -70,7 +70,7 @@ def test_a_change_that_keeps_parts_as_themselves_freezes_as_if_parsed(state, dat
             assert shared[key] is value, key
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(STATES)
 def test_an_unchanged_state_is_the_last_one_part_for_part(state):
     before = freeze(json.loads(json.dumps(state)))
@@ -102,14 +102,14 @@ LINE = st.fixed_dictionaries({"seq": st.integers(1, 5), "text": st.sampled_from(
                                                               "up": st.booleans()})})
 
 
-@settings(max_examples=200)
+@settings(max_examples=200, deadline=None)
 @given(st.lists(LINE, max_size=5), st.lists(LINE, max_size=5))
 def test_log_lines_are_the_new_lines_frozen(before, after):
     shared = freeze_like({"log": json.loads(json.dumps(after))}, freeze({"log": before}))
     assert same_json(shared, {"log": after})
 
 
-@settings(max_examples=100)
+@settings(max_examples=100, deadline=None)
 @given(st.integers(1, 8), st.integers(0, 3), st.integers(0, 3))
 def test_the_lines_a_sliding_log_keeps_are_the_last_ones(count, dropped, added):
     lines = [{"seq": n, "text": f"line {n}", "event": {"kind": "level"}} for n in range(count + added)]
