@@ -374,3 +374,23 @@ def test_phones_are_not_sent_the_chronicle(client):
     table = Table(client)
     table.join("Ann")
     assert "chronicle" not in table.state()
+
+
+def test_a_table_chooses_level_20_at_creation_and_the_host_can_set_it_back_while_nobody_is_past_it(client):
+    home = client.get("/").get_data(as_text=True)
+    assert 'name="winning_level" value="10"' in home and 'name="winning_level" value="20"' in home
+    r = client.post("/games", data={"edition": "classic", "winning_level": "20", "name": "Ann", "sex": "female"})
+    code = re.search(r"/games/([A-Z0-9]+)/host$", r.headers["Location"]).group(1)
+    assert client.get(f"/api/games/{code}").get_json()["winning_level"] == 20
+    # Ann's phone shows what she plays to, beside her level.
+    page = client.get(f"/games/{code}").get_data(as_text=True)
+    assert re.search(r'id="winning-level"[^>]*>of 20<', page)
+    # The host is offered the other level and takes it; the table reads it at once.
+    host = client.get(f"/games/{code}/host").get_data(as_text=True)
+    assert 'name="type" value="set_winning_level"' in host and "Play to level 10" in host
+    r = client.post(f"/games/{code}/act", data={"type": "set_winning_level", "level": "10",
+                                                "next": f"/games/{code}/host"})
+    assert r.status_code == 303
+    assert client.get(f"/api/games/{code}").get_json()["winning_level"] == 10
+    assert "Play to level 20" in client.get(f"/games/{code}/host").get_data(as_text=True)
+    assert "The table now plays to level 10" in client.get(f"/games/{code}/history").get_data(as_text=True)

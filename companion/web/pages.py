@@ -127,7 +127,8 @@ def create_game():
             return render_template("home.html", editions=EDITIONS.values(), last_game=last,
                                    games=_remembered_games(last),
                                    error=error_message(exc), form=request.form), exc.status
-    state, host_token = store().create_game(edition, variants)
+    winning_level = 20 if request.form.get("winning_level") == "20" else None  # else the rulebook's
+    state, host_token = store().create_game(edition, variants, winning_level=winning_level)
     code = state["code"]
     seat_token = None
     if name:
