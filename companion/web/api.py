@@ -14,7 +14,7 @@ from .live import event_stream
 from .security import no_store  # an answer with a token in it is never cached
 from .words import with_text
 
-from . import words  # words in the asker's language
+from . import shared, words  # words in the asker's language
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -28,8 +28,7 @@ def request_actor(code: str) -> Actor:
     unknown token; an unknown game is a 404 first). Worked out once per request and kept on
     ``g``: the seat's throttle asks before the view does."""
     if g.get("api_actor_code") != code:
-        g.api_game = store().read(code)  # an unknown game is a 404 before any 403
-        g.api_actor = store().actor(g.api_game, bearer_token())
+        g.api_actor = shared.token_actor(code, bearer_token())
         g.api_actor_code = code
     return g.api_actor
 
@@ -91,7 +90,7 @@ def post_action(code):
     if not actor.seated:
         raise Forbidden(N_("Send your seat token (Authorization: Bearer ...) to act in this game."))
     # The game as request_actor read it is tried first: one read less (the write checks it).
-    state, happened = store().apply_event(code, action, actor, read=g.get("api_game"))
+    state, happened = store().apply_event(code, action, actor, read=shared.request_game(code))
     return jsonify({"state": answer_state(state, house_cards=action.get("type") in HOUSE_CARD_ACTIONS),
                     "event": with_text(happened)})
 

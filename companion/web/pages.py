@@ -39,11 +39,9 @@ def _actor(code: str) -> tuple[Actor, int | None]:
     """The host cookie acts as host; the seat cookie is the phone's own player. Loaded once
     per request and kept on ``g`` (flaskr's ``g.user`` habit)."""
     if g.get("actor_code") != code:
-        the_store = store()
-        game = the_store.read(code)  # an unknown game is a 404 before anything else
-        seat = the_store.actor(game, request.cookies.get(f"seat_{code}"))
-        host = the_store.actor(game, request.cookies.get(f"host_{code}"))
-        g.actor_code, g.loaded = code, game
+        seat = shared.token_actor(code, request.cookies.get(f"seat_{code}"))
+        host = shared.token_actor(code, request.cookies.get(f"host_{code}"))
+        g.actor_code = code
         g.actor = (Actor(host=True), seat.player) if host.host else (seat, seat.player)
     return g.actor
 
@@ -51,15 +49,12 @@ def _actor(code: str) -> tuple[Actor, int | None]:
 def _state(code: str) -> dict:
     """The game's stored state for this request: the one ``_actor`` read, unless the request
     changed the game since (``_changed``)."""
-    loaded = g.get("loaded")
-    if loaded is not None and g.get("actor_code") == code:
-        return loaded.state
-    return store().load(code)
+    return shared.request_game(code).state
 
 
 def _changed() -> None:
     """This request changed its game: what is shown next is read again."""
-    g.pop("loaded", None)
+    shared.game_changed()
 
 
 def _is_htmx() -> bool:
@@ -383,7 +378,7 @@ def act(code):
     action = action_from_form(request.form)
     # A refusal becomes a notice in place (htmx) or the error page, in companion/web/errors.py.
     # The game as _actor read it is tried first (the write's version check catches a newer one).
-    _new, happened = store().apply_event(code, action, actor, read=g.get("loaded"))
+    _new, happened = store().apply_event(code, action, actor, read=shared.request_game(code))
     _changed()
     return _after_change(code, done=words.text(happened), undoable=True)
 

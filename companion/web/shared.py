@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from flask import current_app
+from flask import current_app, g
 
 from companion.engine.allowed import Options
 from companion.engine.frozen import is_frozen
 from companion.engine.readset import Changes
-from companion.store import Lru
+from companion.engine import Actor
+from companion.store import Loaded, Lru
 
 NOTHING_CHANGED = Changes({}, {})
 KEPT = 2048  # entries per process: a table at a version holds one per language and seat
@@ -25,6 +26,27 @@ def _cache() -> Lru:
     if found is None:
         found = current_app.extensions.setdefault("companion_shared", Lru(KEPT))
     return found
+
+
+def request_game(code: str) -> Loaded:
+    """The game ``code`` as this request read it: read once per request (an unknown game is a
+    404 here, before any 403), kept on ``g`` for the throttle, the view and the render alike,
+    until the request changes it (``game_changed``)."""
+    loaded = g.get("request_game")
+    if loaded is None or g.get("request_game_code") != code:
+        loaded = g.request_game = current_app.extensions["companion_store"].read(code)
+        g.request_game_code = code
+    return loaded
+
+
+def token_actor(code: str, token: str | None) -> Actor:
+    """Who ``token`` is in the game ``code``, read once per request (``request_game``)."""
+    return current_app.extensions["companion_store"].actor(request_game(code), token)
+
+
+def game_changed() -> None:
+    """This request changed its game: what it reads next is read again."""
+    g.pop("request_game", None)
 
 
 def per_version(state: dict, what: tuple, make: Callable[[], Any]) -> Any:
