@@ -426,14 +426,18 @@ class Store:
     def read(self, code: str) -> Loaded:
         """The game as it is now: its state (frozen: shared by every reader of this version,
         parsed once per version in this process), and what tells its seats apart."""
-        with self._session() as session:
-            row = session.connection().execute(_READ_GAME, {"code": code.upper()}).first()
-            if row is None:
-                raise NotFound(code)
-            game_id, game_code, version, host_hash = row
-            state = self._states.get(game_code, version)
-            if state is None:
-                state = self._parse(session, game_id, game_code)
+        try:  # a bare connection, not a session: every page and stream of every phone reads
+            with self.engine.connect() as connection:
+                row = connection.execute(_READ_GAME, {"code": code.upper()}).first()
+                if row is None:
+                    raise NotFound(code)
+                game_id, game_code, version, host_hash = row
+                state = self._states.get(game_code, version)
+                if state is None:
+                    state = self._parse(connection, game_id, game_code)
+        except (OperationalError, PoolTimeout) as exc:
+            log.warning("database failure: %s", exc)
+            raise _storage_error(exc) from exc
         return Loaded(state=state, game_id=game_id, host_token_hash=host_hash)
 
     def load(self, code: str) -> dict:
@@ -554,10 +558,11 @@ class Store:
             version = state["version"]
         return game_id, game_code, version, state
 
-    def _parse(self, session: Session, game_id: int, game_code: str) -> dict:
+    def _parse(self, session: Session | Any, game_id: int, game_code: str) -> dict:
         """The game's state read whole and kept as the latest (its version read with it: the
-        version read before may be older by now)."""
-        version, text_, house = session.connection().execute(_READ_STATE, {"id": game_id}).one()
+        version read before may be older by now). ``session``: a session or a connection."""
+        connection = session.connection() if isinstance(session, Session) else session
+        version, text_, house = connection.execute(_READ_STATE, {"id": game_id}).one()
         self._house_bytes.put(game_code, len(house or ""))
         return self._states.put(game_code, version, _joined(text_, house) | {"version": version})
 
