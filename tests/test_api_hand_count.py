@@ -9,20 +9,31 @@ RAT = {"kind": "monster", "name": "Rat", "level": 1, "treasures": 2}
 SWORD = {"kind": "item", "name": "Sword", "bonus": 2, "slot": "1-hand", "gold": 400}
 
 
+def test_a_seat_starts_with_the_cards_dealt_at_the_start(client):
+    # Every rulebook's setup: two from each deck in classic, four with its Faster Play and in
+    # the newer boxes.
+    for edition, variants, dealt in (("classic", None, 4), ("classic", {"faster_play": True}, 8),
+                                     ("oz", None, 8), ("tails", None, 8)):
+        code = client.post("/api/games", json={"edition": edition, "variants": variants}).get_json()["code"]
+        r = client.post(f"/api/games/{code}/players", json={"name": "Ann", "sex": "female"})
+        assert r.get_json()["state"]["players"][0]["hand"] == dealt, (edition, variants)
+
+
 def test_treasures_won_go_into_the_hand_and_a_card_played_from_it_leaves_it(table):
     table.join("Ann")
     ann = table.ids["Ann"]
+    dealt = table.player("Ann")["hand"]  # two from each deck, classic
     table.act("Ann", {"type": "level", "player": ann, "delta": 2})
     table.act("Ann", {"type": "fight", "player": ann, "monster": RAT})
     won = table.act("Ann", {"type": "resolve"})
     assert "2 treasures face down" in won["event"]["text"]
-    assert table.player("Ann")["hand"] == 2
+    assert table.player("Ann")["hand"] == dealt + 2
     table.act("Ann", {"type": "close_fight"})
     table.act("Ann", {"type": "play", "player": ann, "card": SWORD})
-    assert table.player("Ann")["hand"] == 1
+    assert table.player("Ann")["hand"] == dealt + 1
     # Played straight from a fresh draw: the hand keeps its count.
     table.act("Ann", {"type": "play", "player": ann, "card": dict(SWORD, name="Dagger"), "from_hand": False})
-    assert table.player("Ann")["hand"] == 1
+    assert table.player("Ann")["hand"] == dealt + 1
 
 
 def test_correcting_the_hand_by_hand_writes_no_log_line_and_undo_takes_it_back_quietly(table):

@@ -44,12 +44,13 @@ def test_a_warrior_berserks_once_per_fight_through_the_api_and_the_page(client):
 
 
 def test_a_power_not_usable_now_is_shown_with_why_and_no_button(client):
-    # A new seat's hand shows no cards: the Warrior sees Berserking, told to count the hand,
-    # and gets its buttons once the hand holds cards.
+    # A hand that shows no cards: the Warrior sees Berserking, told to count the hand, and
+    # gets its buttons once the hand holds cards.
     table = Table(client)
     table.join("Ann")
     ann = table.ids["Ann"]
     table.act("Ann", {"type": "play", "player": ann, "card": {"kind": "class", "name": "Warrior"}})
+    table.act("Ann", {"type": "set_hand", "player": ann, "count": 0})  # every card played or sold
     table.act("Ann", {"type": "fight", "player": ann, "monster": {"kind": "monster", "name": "Ogre", "level": 6}})
     assert table.player("Ann")["powers"] == ["warrior-berserking"]
     client.set_cookie(f"seat_{table.code}", table.tokens["Ann"])

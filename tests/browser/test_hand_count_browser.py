@@ -31,7 +31,7 @@ def test_a_won_fight_fills_the_hand_and_counting_it_by_hand_writes_no_log_lines(
         tv.set_default_timeout(8000)
         tv.goto(f"{server.url}/games/{table.code}/table")
         hand = ann_phone.locator("#hand-count")
-        expect(hand).to_have_text("0")
+        expect(hand).to_have_text("4")  # dealt at the start: two from each deck (classic)
 
         # Ann kicks open the door: a level 1 monster worth 3 treasures, and kills it.
         tab(ann_phone, "fight")
@@ -46,11 +46,11 @@ def test_a_won_fight_fills_the_hand_and_counting_it_by_hand_writes_no_log_lines(
 
         # The three treasures drawn face down are in her hand.
         tab(ann_phone, "me")
-        expect(hand).to_have_text("3")
+        expect(hand).to_have_text("7")
 
         # Three more cards counted by hand, one tap each.
         more = ann_phone.get_by_role("button", name="One card more in hand")
-        for count in ("4", "5", "6"):
+        for count in ("8", "9", "10"):
             more.click()
             expect(hand).to_have_text(count)
         ARTIFACTS.mkdir(exist_ok=True)

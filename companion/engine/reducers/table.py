@@ -9,6 +9,7 @@ from __future__ import annotations
 from .. import character, sheet
 from ..core import begin_turn, in_fight, level_event, next_turn, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation, TableLocked
+from ..hand import new_hand
 from ..rules import check_winning_level, winning_level
 from ..hand import add_to_hand, take_from_hand
 from ..state import (add_player, bool_field, choice_field, clean_name, clean_sex, find_player, int_field,
@@ -190,6 +191,10 @@ def _join(state, action, actor, ctx):
     if state.get("locked") and not actor.host:
         raise TableLocked()
     pid = add_player(state, action.get("name"), action.get("sex"), phone=phone)
+    # A player sits down with the cards dealt at the start (every rulebook's setup: two from
+    # each deck in classic, four with its Faster Play and in the newer boxes), so the hand the
+    # app counts starts where the real one does.
+    state["players"][-1]["hand"] = 2 * new_hand(ctx.edition, state.get("variants"))
     return event("join" if phone else "join_phoneless", player=pid, name=state["players"][-1]["name"])
 
 
