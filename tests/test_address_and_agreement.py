@@ -1,6 +1,6 @@
 """Messages that agree with the player (issue 23): one form of address per language (the
-familiar one), and no "(ла)" endings in Russian (sentences are worded so nothing agrees with
-the player's sex, and names stay in the nominative)."""
+familiar one), and no "(ла)" endings in Russian and Ukrainian (sentences are worded so nothing
+agrees with the player's sex, and names stay in the nominative)."""
 
 from __future__ import annotations
 
@@ -61,7 +61,21 @@ def test_one_player_is_spoken_to_familiarly(lang):
     assert not wrong, f"{lang}: {wrong[:5]}"
 
 
-def test_russian_has_no_la_endings():
-    wrong = [(mid, s) for mid, strings in _strings("ru") for s in strings
-             if re.search(r"\w\((ла|а)\)", s)]
-    assert not wrong, wrong[:5]
+def _plain_strings(path, lang):
+    """Strings without a msgctxt: those with one ("female", "male") are gendered on purpose."""
+    with path.open("rb") as f:
+        catalog = read_po(f, locale=lang)
+    for m in catalog:
+        if m.id and m.string and not m.context:
+            yield m.id, (m.string if isinstance(m.string, (tuple, list)) else (m.string,))
+
+
+def _la_endings(path, lang):
+    return [(mid, s) for mid, strings in _plain_strings(path, lang) for s in strings
+            if re.search(r"\w\((ла|а)\)", s)]
+
+
+@pytest.mark.parametrize("lang", ["ru", "uk"])
+def test_no_la_endings(lang):
+    wrong = _la_endings(ROOT / "companion" / "translations" / lang / "LC_MESSAGES" / "messages.po", lang)
+    assert not wrong, f"{lang}: {wrong[:5]}"

@@ -168,7 +168,7 @@ def test_without_a_context_translation_the_plain_one_is_said(app):
 def test_an_event_without_a_sex_reads_as_before(app):
     """Events recorded before they carried the sex keep their plain, unagreed words."""
     old = said("%(name)s is dead until the next turn", name="Олена")
-    assert _in(app, "uk", old) == "Олена загинув(ла) і чекає наступного ходу"
+    assert _in(app, "uk", old) == "Персонаж гравця Олена загинув і чекає наступного ходу"
     assert _in(app, "ru", old) == "Персонаж игрока Олена погиб и ждёт следующего хода"
     assert _in(app, "fr", {**old, "sex": "unknown"}) == "Олена est mort jusqu'au prochain tour"
 
