@@ -428,13 +428,7 @@ class Store:
         parsed once per version in this process), and what tells its seats apart."""
         try:  # a bare connection, not a session: every page and stream of every phone reads
             with self.engine.connect() as connection:
-                row = connection.execute(_READ_GAME, {"code": code.upper()}).first()
-                if row is None:
-                    raise NotFound(code)
-                game_id, game_code, version, host_hash = row
-                state = self._states.get(game_code, version)
-                if state is None:
-                    state = self._parse(connection, game_id, game_code)
+                game_id, _code, _version, host_hash, state = self._latest(connection, code)
         except (OperationalError, PoolTimeout) as exc:
             log.warning("database failure: %s", exc)
             raise _storage_error(exc) from exc
@@ -548,20 +542,25 @@ class Store:
 
     def _current(self, session: Session, code: str) -> tuple[int, str, int, dict]:
         """(row id, code, version, frozen state) of a game, inside a commit's session."""
-        row = session.connection().execute(_READ_GAME, {"code": code.upper()}).first()
-        if row is None:
-            raise NotFound(code)
-        game_id, game_code, version, _host = row
-        state = self._states.get(game_code, version)
-        if state is None:
-            state = self._parse(session, game_id, game_code)
-            version = state["version"]
+        game_id, game_code, version, _host, state = self._latest(session.connection(), code)
         return game_id, game_code, version, state
 
-    def _parse(self, session: Session | Any, game_id: int, game_code: str) -> dict:
+    def _latest(self, connection: Any, code: str) -> tuple[int, str, int, str, dict]:
+        """(row id, code, version, host token hash, frozen state) of a game: the state kept
+        for this version, else read whole (its version then the one read with it)."""
+        row = connection.execute(_READ_GAME, {"code": code.upper()}).first()
+        if row is None:
+            raise NotFound(code)
+        game_id, game_code, version, host_hash = row
+        state = self._states.get(game_code, version)
+        if state is None:
+            state = self._parse(connection, game_id, game_code)
+            version = state["version"]
+        return game_id, game_code, version, host_hash, state
+
+    def _parse(self, connection: Any, game_id: int, game_code: str) -> dict:
         """The game's state read whole and kept as the latest (its version read with it: the
-        version read before may be older by now). ``session``: a session or a connection."""
-        connection = session.connection() if isinstance(session, Session) else session
+        version read before may be older by now)."""
         version, text_, house = connection.execute(_READ_STATE, {"id": game_id}).one()
         self._house_bytes.put(game_code, len(house or ""))
         return self._states.put(game_code, version, _joined(text_, house) | {"version": version})
