@@ -20,6 +20,8 @@ the check read is what it would read again, and ``engine.apply`` depends on noth
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+
 from typing import Any
 
 from .frozen import (
@@ -52,6 +54,24 @@ class ReadSet:
     def holds(self, changes: "Changes") -> bool:
         """Whether what was read is the same after ``changes``."""
         return self.touched.isdisjoint(changes.paths) and self.wholes.isdisjoint(changes.above)
+
+
+@contextmanager
+def unrecorded(view: Any):
+    """Reads made inside are not recorded in ``view``'s read set (a tracked copy-on-write
+    view; anything else: nothing to do). Only for what cannot decide a verdict: a part of an
+    action worked out after every refusal it may meet (death's looting order), so that a
+    change to what it reads does not make every seat ask the question again."""
+    reads = getattr(view, "_reads", None) if isinstance(view, _TrackedDict) else None
+    if reads is None:
+        yield
+        return
+    touched, wholes = reads.touched, reads.wholes
+    reads.touched, reads.wholes = set(), set()
+    try:
+        yield
+    finally:
+        reads.touched, reads.wholes = touched, wholes
 
 
 class Changes:

@@ -12,6 +12,7 @@ from companion.engine import Actor
 from companion.engine.allowed import Options
 from companion.engine.frozen import copy_state, freeze
 from companion.engine.readset import KEYS, LENGTH, Changes, tracked_root
+from companion.engine.words import render
 
 from .test_allowed import FIGHT_MOVES, STEP_CARDS, Table, concrete, item
 
@@ -127,3 +128,20 @@ def test_a_carried_verdict_is_the_verdict_a_fresh_check_gives(edition, seed, ste
         except engine.EngineError:
             pass  # a card drawn at random may not fit: the game goes on without it
     assert carried > 0  # the games did carry verdicts over
+
+
+def test_a_death_is_judged_without_reading_who_loots_first():
+    # The looting order reads every player's level, but death is never refused for it: a
+    # level change elsewhere at the table keeps a seat's verdict on dying (and its sheet).
+    t = Table("classic", "Ann", "Bob", "Cid")
+    for who in ("Ann", "Bob", "Cid"):  # cards in front of everyone, as at a real table
+        t(who, type="play", player=t.ids[who], card=item(f"{who}'s club", 1))
+    before = freeze(t.state)
+    found = Options(before, t.actor("Ann"))
+    assert found.may_try("die", player=t.ids["Ann"])
+    reads = found.reads_for("may_try", ("die",), {"player": t.ids["Ann"]})
+    t("Bob", type="level", player=t.ids["Bob"], delta=1)
+    assert reads.holds(Changes(before, freeze(t.state)))
+    # The order itself still follows the levels: Bob, now highest, loots first.
+    t("Ann", type="die", player=t.ids["Ann"])
+    assert "looting order Bob" in render(t.events[-1])

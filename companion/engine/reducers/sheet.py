@@ -7,6 +7,7 @@ from . import divine
 from ..core import Context, in_fight, level_event, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..hand import new_hand, take_from_hand
+from ..readset import unrecorded
 from ..state import bool_field, find_card, find_player, int_field, next_id
 from ..words import N_, event, event_words, said, said_plural
 
@@ -286,7 +287,8 @@ event_words("die_bare", N_("%(name)s dies: loses nothing in play and the hand"))
 def kill(state: dict, player: dict, ctx: Context) -> dict:
     """The player dies (the die action, or Bad Stuff): an event of kind ``die``/``die_bare``."""
     lost = sheet.death(player, ctx.edition)
-    order = sheet.looting_order(state, player, ctx.rng)
+    with unrecorded(state):  # death is never refused for who loots first: no verdict reads it
+        order = sheet.looting_order(state, player, ctx.rng)
     player["dead"] = True
     fight = state.get("combat")
     if fight and fight["stage"] == "fighting" and fight.get("helper") == player["id"]:
