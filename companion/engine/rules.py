@@ -1,14 +1,11 @@
-"""The rules a table plays by: its edition's box rules plus what the table chose (the optional
-rules in ``variants``, the winning level). Asked through one object, ``Rules.of(state)``,
-wherever a rule depends on the table's choices rather than on the box alone.
+"""What a table chose beyond its box's rules, asked wherever a rule depends on it: the
+winning level (the optional rules live in ``variants``, ``editions.in_play``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any, Mapping
 
-from . import editions
 from .errors import BadAction
 from .words import N_
 
@@ -17,18 +14,6 @@ from .words import N_
 # app, so a table playing them keeps those by hand.
 RULEBOOK_WINNING_LEVEL = 10
 WINNING_LEVELS = (10, 20)
-
-
-@dataclass(frozen=True)
-class Rules:
-    edition: editions.Edition
-    variants: Mapping[str, bool]
-    winning_level: int = RULEBOOK_WINNING_LEVEL
-
-    @classmethod
-    def of(cls, state: Mapping[str, Any]) -> "Rules":
-        return cls(edition=editions.get(state["edition"]), variants=state.get("variants") or {},
-                   winning_level=winning_level(state))
 
 
 def winning_level(state: Mapping[str, Any]) -> int:

@@ -11,11 +11,13 @@ from typing import Any, Callable
 
 from flask import current_app, g
 
+from companion.engine import Actor
 from companion.engine.allowed import Options
 from companion.engine.frozen import is_frozen
 from companion.engine.readset import Changes
-from companion.engine import Actor
 from companion.store import Loaded, Lru
+
+from .common import store
 
 NOTHING_CHANGED = Changes({}, {})
 KEPT = 2048  # entries per process: a table at a version holds one per language and seat
@@ -34,14 +36,14 @@ def request_game(code: str) -> Loaded:
     until the request changes it (``game_changed``)."""
     loaded = g.get("request_game")
     if loaded is None or g.get("request_game_code") != code:
-        loaded = g.request_game = current_app.extensions["companion_store"].read(code)
+        loaded = g.request_game = store().read(code)
         g.request_game_code = code
     return loaded
 
 
 def token_actor(code: str, token: str | None) -> Actor:
     """Who ``token`` is in the game ``code``, read once per request (``request_game``)."""
-    return current_app.extensions["companion_store"].actor(request_game(code), token)
+    return store().actor(request_game(code), token)
 
 
 def game_changed() -> None:
