@@ -93,3 +93,11 @@ def create_app(config: dict | None = None) -> Flask:
 
     init_app(app)
     return app
+
+
+# The app is put together here, so every use of the engine (the app, the command line, a
+# script, a test) finds cards the same way: the engine asks for card facts through its own
+# interface (engine/cards.py) and the catalog supplies them. Last: the catalog reads DATA.
+from companion import catalog as _catalog, engine as _engine  # noqa: E402
+
+_engine.cards.supply(_catalog.CARD_FACTS)

@@ -7,6 +7,7 @@ Public API (see docs/ENGINE.md "Cards" for the card dict):
 - ``validate_card(data, where=...) -> dict``: one card, normalized; raises ``CatalogError``
 - ``resolve_card(spec, house_cards=()) -> dict``: catalog id, house id or inline dict -> a copy;
   raises ``companion.engine.errors.BadAction``
+- ``CARD_FACTS``: the catalog as the engine's card facts (``engine.cards.CardFacts``)
 - ``export_cards(cards) -> str`` / ``import_cards(text) -> list[dict]``: house cards as a file
 - ``localized_card(card, lang) -> dict``: a copy with its summary (and Bad Stuff line) in
   ``lang`` when ``cards/translations/<lang>.json`` has them, plus ``lang`` and ``fallback``
@@ -30,12 +31,15 @@ from typing import Any, Iterable
 from pydantic import TypeAdapter, ValidationError
 
 from companion import DATA
-from companion.catalog import schema
 from companion.catalog import search as _search
-from companion.catalog.schema import SETS, slugify
+from companion.engine import card_schema as schema
+from companion.engine.cards import InvalidCard
+from companion.engine.card_schema import SETS, slugify
+from companion.engine.errors import BadAction
+from companion.engine.words import N_
 
 __all__ = [
-    "Catalog", "CatalogError", "DEFAULT_DIR", "EXPORT_FORMAT", "export_cards", "import_cards",
+    "CARD_FACTS", "Catalog", "CatalogError", "DEFAULT_DIR", "EXPORT_FORMAT", "export_cards", "import_cards",
     "load_card_translations", "load_catalog", "localized_card", "missing_card_translations",
     "resolve_card", "validate_card",
 ]
@@ -378,16 +382,6 @@ def localized_card(card: dict, lang) -> dict:
     return out
 
 
-def _bad_action(message: str, **params):
-    from companion.engine.errors import BadAction
-
-    return BadAction(message, **params)
-
-
-def N_(msgid: str) -> str:  # marks a message for extraction (see companion/engine/words.py)
-    return msgid
-
-
 def resolve_card(spec: Any, *, house_cards: Iterable[dict] = ()) -> dict:
     """A catalog id, a house card id or an inline card dict -> a normalized card (a copy)."""
     if isinstance(spec, str):
@@ -398,16 +392,32 @@ def resolve_card(spec: Any, *, house_cards: Iterable[dict] = ()) -> dict:
         card = load_catalog().get(card_id)
         if card is None:
             if card_id.startswith("house/"):
-                raise _bad_action(N_("This table has no house card '%(card)s'."), card=card_id)
-            raise _bad_action(N_("There is no card '%(card)s' in the catalog. Search for it by "
+                raise BadAction(N_("This table has no house card '%(card)s'."), card=card_id)
+            raise BadAction(N_("There is no card '%(card)s' in the catalog. Search for it by "
                                  "name, or add it as a house card."), card=card_id)
         return card
     if isinstance(spec, dict):
         try:
             return validate_card(spec, where="inline card")
         except CatalogError as exc:
-            raise _bad_action(N_("That card is not valid: %(problem)s"), problem=str(exc)) from None
-    raise _bad_action(N_("A card is a catalog id (like 'classic/drooling-slime') or a card's facts."))
+            raise BadAction(N_("That card is not valid: %(problem)s"), problem=str(exc)) from None
+    raise BadAction(N_("A card is a catalog id (like 'classic/drooling-slime') or a card's facts."))
+
+
+class _CatalogCardFacts:
+    """The catalog as the engine's card facts (``companion.engine.cards.CardFacts``)."""
+
+    def resolve(self, spec: Any, house_cards: Iterable[dict]) -> dict:
+        return resolve_card(spec, house_cards=house_cards)
+
+    def validate(self, data: dict) -> dict:
+        try:
+            return validate_card(data, where="house card")
+        except CatalogError as exc:
+            raise InvalidCard(exc.card, exc.field) from None
+
+
+CARD_FACTS = _CatalogCardFacts()
 
 
 def export_cards(cards: Iterable[dict]) -> str:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from babel.support import Translations
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
@@ -48,8 +49,6 @@ def normalize_text(text: str) -> str:
 @lru_cache(maxsize=1)
 def _catalogs() -> tuple:
     """Every compiled translation catalog of the game (read once)."""
-    from babel.support import Translations
-
     found = []
     for mo in sorted(TRANSLATIONS_DIR.glob("*/LC_MESSAGES/messages.mo")):
         with mo.open("rb") as f:

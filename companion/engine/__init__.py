@@ -8,25 +8,17 @@ the web layer puts events and saids into words in the reader's language.
 ``parse_action(data)`` turns a dict into its typed action (``action_models``), or raises
 ``BadAction`` naming the field; ``action_json_schema()`` is every action as a JSON Schema.
 ``allowed(state, actor)`` lists the actions a seat may take now (``allowed.py``).
+The engine reads no card files: it asks for card facts through its own interface
+(``cards.py``), which whoever puts the app together supplies (``companion/__init__.py``).
 """
 
+from . import cards
+from .action_models import ACTION_TYPES, Action, ActionModel, action_json_schema, parse_action
 from .actions import REDUCERS, Actor, apply, check
 from .allowed import allowed
 from .errors import BadAction, EngineError, Forbidden, RuleViolation, TableLocked
 from .state import add_player, new_game, public_state
 
-__all__ = ["REDUCERS", "Actor", "allowed", "apply", "check", "BadAction", "EngineError", "Forbidden",
+__all__ = ["REDUCERS", "Actor", "allowed", "apply", "cards", "check", "BadAction", "EngineError", "Forbidden",
            "RuleViolation", "TableLocked", "add_player", "new_game", "public_state",
            "ACTION_TYPES", "Action", "ActionModel", "action_json_schema", "parse_action"]
-
-# The typed actions (``action_models``) are loaded on first use: they build on the catalog's
-# card schema, which itself imports ``engine.vocab`` (and so this package).
-_ACTION_MODEL_NAMES = {"ACTION_TYPES", "Action", "ActionModel", "action_json_schema", "parse_action"}
-
-
-def __getattr__(name: str):
-    if name in _ACTION_MODEL_NAMES:
-        from . import action_models
-
-        return getattr(action_models, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -13,8 +13,8 @@ maximum length, no string may hold a lone surrogate, and unknown keys are refuse
 as ``"ammount"`` is an error rather than silently ignored).
 
 A card (``card``, or ``monster`` when a fight starts or grows) is a catalog id such as
-``"classic/drooling-slime"`` or a card's facts inline: the catalog's card models
-(``companion.catalog.schema``) with ``set`` optional (a card without one is a house card) and
+``"classic/drooling-slime"`` or a card's facts inline: the card schema's models
+(``card_schema``) with ``set`` optional (a card without one is a house card) and
 no ``summary`` needed. ``monster`` is a card in ``fight``/``add_monster`` and a monster's
 index in ``enhance``/``remove_monster``/``run_away``: each model says which.
 """
@@ -30,8 +30,7 @@ from pydantic import (BaseModel, BeforeValidator, ConfigDict, Discriminator, Fie
                       StrictInt, Tag, TypeAdapter, ValidationError, create_model)
 from pydantic.fields import FieldInfo
 
-from companion.catalog import schema as card_schema
-
+from . import card_schema
 from .errors import BadAction
 from .powers import MAX_BONUS as MAX_POWER_BONUS, POWER_IDS
 from .words import N_, said, said_plural
@@ -61,7 +60,7 @@ ID_TAG, INLINE_TAG = "catalog id", "inline card"  # union tags: a space never oc
 
 
 def _inline_model(model: type[BaseModel]) -> type[BaseModel]:
-    """The catalog's model of one kind with ``set`` optional (no set: a house card)."""
+    """The card schema's model of one kind with ``set`` optional (no set: a house card)."""
     return create_model(f"Inline{model.__name__}", __base__=model, __module__=__name__,
                         set=(CardSet, "house"))
 
@@ -81,7 +80,7 @@ def _inline_kind(value: Any) -> str | None:
 
 
 def _normalize_inline(value: Any) -> Any:
-    """Kinds are matched loosely, as the catalog does ("Monster Enhancer" -> "enhancer")."""
+    """Kinds are matched loosely, as the card schema does ("Monster Enhancer" -> "enhancer")."""
     if isinstance(value, dict) and isinstance(value.get("kind"), str):
         kind = card_schema.normalize_kind(value["kind"])
         if kind != value["kind"]:

@@ -12,9 +12,11 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import editions, reducers, rulebook  # noqa: F401  (importing reducers registers them)
+from . import cards, editions, reducers, rulebook  # noqa: F401  (importing reducers registers them)
 from . import monster_conditions
-from .core import AFTER_WIN, REDUCERS, STRANGERS_MAY, Actor, CardResolver, Context, _default_resolver
+from .action_models import parse_action
+from .cards import CardResolver
+from .core import AFTER_WIN, REDUCERS, STRANGERS_MAY, Actor, Context
 from .errors import BadAction, Forbidden, RuleViolation
 from .frozen import copy_state
 from .state import find_player
@@ -30,13 +32,13 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
     The event is data (``words.py``): ``words.render(event)`` is its history line in English,
     the web layer says it in the reader's language.
 
+    ``resolve`` turns a card spec into a card (``cards.CardResolver``); without one, the card
+    facts supplied to the engine do (``cards.resolve``).
+
     ``action`` is a dict (JSON from the API, or what a form becomes) or an action model; it
     is parsed first (``action_models.parse_action``), so a malformed one is a ``BadAction``
     naming the field, and the reducer gets the validated data under the same field names.
     """
-    # Imported here: the models use the catalog's card schema, which imports this package.
-    from .action_models import parse_action
-
     action = parse_action(action).data()
     kind = action["type"]
     if kind not in REDUCERS:
@@ -44,7 +46,7 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
     if not actor.seated and kind not in STRANGERS_MAY:
         raise Forbidden(N_("Join the game first: only seated players and the host can act."))
     edition = editions.get(state["edition"])
-    ctx = Context(edition=edition, resolve=resolve or _default_resolver, rng=rng or random.Random())
+    ctx = Context(edition=edition, resolve=resolve or cards.resolve, rng=rng or random.Random())
     new = copy_state(state)
     try:
         if new["winners"] and kind not in AFTER_WIN:

@@ -54,6 +54,9 @@ import threading
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
+from . import actions, cards, powers
+from .core import REDUCERS
+from .errors import EngineError, RuleViolation
 from .frozen import SharedWrite, copy_state, freeze, frozen_value, thaw
 from .readset import Changes, ReadSet, tracked_root
 from .rules import WINNING_LEVELS
@@ -112,10 +115,8 @@ class Options:
 
     def __init__(self, state: dict, actor: Any, *, card: Any = None,
                  previous: "Options | None" = None, changes: Changes | None = None):
-        from companion import engine  # the package imports this module
-
         self.state = state
-        self._reducers = engine.REDUCERS
+        self._reducers = REDUCERS
         frozen = freeze(state)
         self._check = _Checker(frozen, actor)
         # The candidates are built from a view that records what it read, too: a question's
@@ -322,22 +323,20 @@ class _Checker:
         self.root = tracked_root(state) if FAST else None
         self.reads: ReadSet | None = None
         self.rng = random.Random(0)
-        self.cards: dict[str, dict] = {}
+        self.resolved: dict[str, dict] = {}
         self.lock = threading.Lock()
 
     def resolve(self, spec: Any, house_cards: list) -> dict:
-        """The catalog's resolver, remembered for this state (the same spec, the same card)."""
-        from companion.catalog import resolve_card
-
+        """The engine's card facts, remembered for this state (the same spec, the same card)."""
         if self.reads is not None:  # a card remembered from an earlier check read them too
             self.reads.whole(("house_cards",))
         key = spec if isinstance(spec, str) else json.dumps(spec, sort_keys=True, default=str)
-        if key not in self.cards:
+        if key not in self.resolved:
             try:
-                self.cards[key] = frozen_value(resolve_card(spec, house_cards=house_cards))
+                self.resolved[key] = frozen_value(cards.resolve(spec, house_cards))
             except Exception as exc:  # a refusal is remembered too, and raised again
-                self.cards[key] = exc
-        found = self.cards[key]
+                self.resolved[key] = exc
+        found = self.resolved[key]
         if isinstance(found, Exception):
             raise found.with_traceback(None)
         return thaw(found)
@@ -347,23 +346,21 @@ class _Checker:
             return self._check(action)
 
     def _check(self, action: dict) -> str | None:
-        from companion import engine  # the package imports this module
-
         self.reads = None
         try:
             self.rng.seed(0)  # the same verdict whatever order the candidates are asked in
             try:
                 if FAST:
                     self.reads = self.root.reads = ReadSet()
-                engine.apply(self.root if FAST else self.state, action, self.actor,
-                             resolve=self.resolve, rng=self.rng)
+                actions.apply(self.root if FAST else self.state, action, self.actor,
+                              resolve=self.resolve, rng=self.rng)
             except SharedWrite:
                 _Checker.fallbacks += 1
                 self.reads = None
-                engine.apply(self.state, action, self.actor, resolve=self.resolve, rng=self.rng)
-        except engine.RuleViolation as violation:
+                actions.apply(self.state, action, self.actor, resolve=self.resolve, rng=self.rng)
+        except RuleViolation as violation:
             return violation.rule
-        except engine.EngineError:
+        except EngineError:
             return ""
         return None
 
@@ -529,10 +526,8 @@ def _offer(t: _Table) -> list[Candidate]:
 def _use_power(t: _Table) -> list[Candidate]:
     # The powers each seat's race and class cards give (engine/powers.py lists them), at the
     # other players, items and monsters they may name; a Mate's copy is a monster to run from.
-    from .powers import candidates
-
     count = len(t.monsters) + sum(len(m.get("enhancers") or ()) for m in t.monsters)
-    return [c for p in t.seats for c in candidates(t.state, p, monsters=count)]
+    return [c for p in t.seats for c in powers.candidates(t.state, p, monsters=count)]
 
 
 def _add_house_card(t: _Table) -> list[Candidate]:

@@ -23,6 +23,7 @@ from . import character, sheet
 from .core import Context, own, reducer
 from .errors import BadAction
 from .hand import add_to_hand
+from .reducers.sheet import kill
 from .state import find_player, next_id
 from .words import N_, card_text, event, event_words, said, said_plural
 
@@ -153,8 +154,6 @@ class _Run:
         return True
 
     def death_step(self, step: Step) -> bool:
-        from .reducers.sheet import kill  # the reducers import this module
-
         self.death = kill(self.state, self.player, self.ctx)
         return True
 

@@ -98,7 +98,7 @@ def _monster_meets(effect: dict, entry: dict, facing: list[Player], edition: Edi
 
 
 def fight_rules(entry_or_card: dict, rule: str) -> list[dict]:
-    """The monster card's ``fight_rules`` of one kind (catalog schema ``FightRule``)."""
+    """The monster card's ``fight_rules`` of one kind (``card_schema.FightRule``)."""
     card = entry_or_card.get("card", entry_or_card)
     return [r for r in card.get("fight_rules") or () if r.get("rule") == rule]
 

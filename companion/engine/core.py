@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from . import editions
+from .cards import CardResolver
 from .errors import BadAction, Forbidden, RuleViolation
 from .rules import winning_level
 from .hand import draw_new_hand
@@ -48,17 +49,6 @@ class Actor:
     @property
     def seated(self) -> bool:
         return self.host or self.player is not None
-
-
-# Card resolution is injected by the web layer (the catalog lives outside the engine, so the
-# engine stays free of files and I/O). It maps a CARD (catalog id or inline dict) to a card dict.
-CardResolver = Callable[[Any, list], dict]
-
-
-def _default_resolver(spec: Any, house_cards: list) -> dict:
-    from companion.catalog import resolve_card  # local import: the engine has no hard dependency
-
-    return resolve_card(spec, house_cards=house_cards)
 
 
 Reducer = Callable[[dict, dict, Actor, "Context"], dict]  # returns an event (words.py)

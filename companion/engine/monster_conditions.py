@@ -8,7 +8,7 @@
   fight is lost, such a player escapes it without rolling and suffers nothing, not even its
   ``on_flee`` steps (the escape row says ``not_pursued``; combat.py computes it).
 
-Fight rules (a monster card's ``fight_rules``, catalog schema ``FightRule``), each
+Fight rules (a monster card's ``fight_rules``, ``card_schema.FightRule``), each
 with its ruling in ``rulings/monsters.json``:
 
 - ``no_help`` (Gazebo, ``monster-no-help``): while it is in the fight, joining as a helper is
@@ -31,6 +31,7 @@ from . import character, sheet
 from .combat import fight_rules
 from .core import Context
 from .errors import RuleViolation
+from .reducers.fight import end_if_no_monsters, finish_if_nobody_runs
 from .state import combat_view, find_player
 from .words import N_, said
 
@@ -49,8 +50,6 @@ def chase_away(state: dict, fight: dict, ctx: Context) -> list[dict]:
     """Monsters chased away by a player facing them: each is marked ``gone`` (a Mate's copy
     with it: the same card, the same condition). When none is left the fight ends where the
     rules end it then, as after any other monster leaves."""
-    from .reducers.fight import end_if_no_monsters  # the reducers import this module
-
     facing = [find_player(state, pid) for pid in (fight["fighter"], fight.get("helper"))
               if pid is not None]
     out = []
@@ -75,8 +74,6 @@ def chase_away(state: dict, fight: dict, ctx: Context) -> list[dict]:
 
 def not_pursued(state: dict, fight: dict, ctx: Context) -> list[dict]:
     """Record an escape without a roll for every player a monster does not pursue."""
-    from .reducers.fight import finish_if_nobody_runs  # the reducers import this module
-
     view = combat_view(state, helpers=False)
     done = {(e["player"], e["monster"]) for e in fight["escapes"]}
     names = {m["index"]: m["name"] for m in view["monsters"]}
@@ -145,8 +142,6 @@ def drop_to_escape(state: dict, fight: dict, happened: dict) -> list[dict]:
     """A runner who has just discarded an item with a tag the monster names gets away from it
     without a roll. The items each runner could drop are noted when the running starts
     (``droppable``), so the discard is recognised after the card has left the sheet."""
-    from .reducers.fight import finish_if_nobody_runs  # the reducers import this module
-
     view = combat_view(state, helpers=False)
     rows = [r for r in view["escape"] if r.get("drop_to_escape") and r.get("escaped") is None]
     droppable = fight.setdefault("droppable", {})

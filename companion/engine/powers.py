@@ -46,11 +46,12 @@ applied and its effect is recorded, or entered by the table.
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass
 from typing import Any
 
-from .words import N_
+from .character import card_slug
+from .frozen import freeze
+from .words import N_, said
 
 EFFECTS = ("strength", "backstab", "flight", "second_try", "charm", "theft", "resurrection",
            "recorded", "sell", "passive")
@@ -262,9 +263,6 @@ def get(edition_id: str, power_id: str) -> Power | None:
 def public(edition_id: str) -> dict[str, dict]:
     """What a page shows about each power of the edition: name and summary (saids), who has
     it, and whether it is an action at all."""
-    from .frozen import freeze
-    from .words import said
-
     # Frozen: shared by every page of the edition, and put into words once per language.
     return freeze({p.id: {"name": said(p.name), "summary": said(p.summary), "kind": p.kind,
                           "holder": p.holder, "passive": p.passive, "action": p.action,
@@ -289,8 +287,6 @@ def held(player: dict, edition_id: str) -> list[str]:
 # card, other items sold): the action is accepted without it.
 
 def _holds(player: dict, power: Power) -> bool:
-    from .character import card_slug
-
     return any(e["card"].get("kind") == power.kind and card_slug(e["card"]) == power.holder
                for e in player["cards"])
 

@@ -15,7 +15,8 @@ A check runs ``engine.apply`` on a copy-on-write view of the frozen state (``fro
 adds ``#keys``, a list whose length differs ``#len``). A verdict still holds when no changed
 path was touched and no whole read lies above a changed path (``ReadSet.holds``): whatever
 the check read is what it would read again, and ``engine.apply`` depends on nothing else
-(its cards come from the catalog and the state's house cards, its dice are seeded).
+(its cards come from the card facts supplied to it and the state's house cards, its dice are
+seeded).
 """
 
 from __future__ import annotations

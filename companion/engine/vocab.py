@@ -1,10 +1,10 @@
 """The words of the game: one ``Literal`` per kind of word, and its tuple of values.
 
-The card schema (``companion.catalog.schema``), the action models (``action_models``), the
+The card schema (``card_schema``), the action models (``action_models``), the
 reducers and the forms all name these words; each is written once, here. A tuple is derived
 from its ``Literal`` with ``typing.get_args``, so the two can never disagree.
 
-Plain Python with no dependency: the catalog imports it without pulling in the engine's rules.
+Plain Python with no dependency.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from typing import Any, Union
 from markupsafe import Markup, escape
 
 from companion.catalog import load_catalog
-from companion.catalog.schema import slugify
+from companion.engine.card_schema import slugify
 from companion.engine.words import N_, said, said_plural
 
 from . import words

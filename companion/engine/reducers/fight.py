@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import combat, deals, dice, editions
+from .. import character, combat, deals, dice, editions, powers
 from ..core import Context, current_fight, in_fight, own, reducer, set_level
 from .. import bad_stuff  # a monster's Bad Stuff as data
 from ..errors import BadAction, Forbidden, RuleViolation
@@ -401,8 +401,6 @@ def second_try_open(state: dict, fight: dict, player: dict, index: int, ctx: Con
     """Whether a failed roll against monster ``index`` waits for a power that rolls it again
     (rule power-running): the player holds one (the Halfling's second try), has not used it
     for that roll, and has a card to discard for it (a hand, or another card in play)."""
-    from .. import character, powers
-
     for power in powers.for_edition(ctx.edition.id).values():
         if power.effect != "second_try":
             continue

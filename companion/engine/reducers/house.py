@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .. import cards
 from ..core import reducer
 from ..errors import BadAction, RuleViolation, TooLarge
 from ..frozen import is_frozen
@@ -25,16 +26,13 @@ def kind_said(kind: str) -> dict | str:
 
 
 def _house_card(state: dict, data: Any) -> dict:
-    from companion.catalog import CatalogError, validate_card  # data validation, not I/O
-
     if not isinstance(data, dict):
         raise BadAction(N_("A house card must be given as its facts (a JSON object)."))
     data = dict(data, set="house")
     data.pop("id", None)
     try:
-        card = validate_card(data, where="house card")
-    except CatalogError as exc:
-        # What the catalog found, said here from its facts (its own message is for card files).
+        card = cards.supplied().validate(data)
+    except cards.InvalidCard as exc:
         if exc.field == "name":
             raise BadAction(N_("The house card %(card)s needs letters or digits in its name."),
                             card=exc.card) from None
