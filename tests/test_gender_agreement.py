@@ -5,20 +5,19 @@ context "female"/"male", falling back to the plain translation where it has none
 
 from __future__ import annotations
 
-import random
 import re
 
-import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.pofile import read_po
 
-from companion import ROOT, engine
-from companion.engine import Actor, EngineError
+from companion import ROOT
+from companion.engine import EngineError
 from companion.engine.frozen import freeze
 from companion.engine.words import said
 from companion.web import words
 from companion.web.gendered import GENDERED, MSGIDS
+from tests.engine.driver import Game
 from tests.engine.words_check import MARKED
 
 OGRE = {"kind": "monster", "name": "Ogre", "level": 8, "treasures": 2}
@@ -27,20 +26,13 @@ LANGS = ("de", "es", "fr", "it", "pl", "pt_BR", "ru", "uk")
 
 # --- a game in memory, its words in a language ------------------------------------------------
 
-def _game(*players: tuple[str, str]):
-    state = engine.new_game("GENDER1", "classic")
-    ids = {name: engine.add_player(state, name, sex) for name, sex in players}
-    return state, ids
-
-
-def _act(state, who, **action):
-    return engine.apply(state, action, Actor(player=who), rng=random.Random(7))
-
-
-def _refused(state, who, **action) -> EngineError:
-    with pytest.raises(EngineError) as caught:
-        _act(state, who, **action)
-    return caught.value
+def _game(*players: tuple[str, str]) -> Game:
+    """A classic game (the engine tests' driver) with these (name, sex) seated in order."""
+    (first, sex), *others = players
+    g = Game("classic", first, sex=sex)
+    for name, sex in others:
+        g.join(name, sex)
+    return g
 
 
 def _in(app, lang, value) -> str:
@@ -56,11 +48,11 @@ def _refusal_in(app, lang, exc: EngineError) -> str:
 
 def _dead_until_next_turn(*players):
     """Each player dies and is then refused a level: the refusal names them as dead."""
-    state, ids = _game(*players)
+    g = _game(*players)
     out = {}
-    for name, pid in ids.items():
-        state, _ = _act(state, pid, type="die", player=pid)
-        out[name] = _refused(state, pid, type="level", player=pid, delta=1)
+    for name, pid in g.ids.items():
+        g(name, type="die", player=pid)
+        out[name] = g.refused(name, EngineError, type="level", player=pid, delta=1)
     return out
 
 
@@ -90,11 +82,11 @@ def test_russian_and_ukrainian_say_pogibla_of_a_woman_and_pogib_of_a_man(app):
 def test_a_dead_players_sheet_agrees_with_her_counted_words_too(app):
     """The sheet of the dead (engine.character.death_view) in French: "morte", "devant elle",
     and a counted sentence (npgettext) "elle pioche 2 cartes"."""
-    state, ids = _game(("Anne", "female"), ("Bruno", "male"))
-    for pid in ids.values():
-        state, _ = _act(state, pid, type="die", player=pid)
+    g = _game(("Anne", "female"), ("Bruno", "male"))
+    for name, pid in g.ids.items():
+        g(name, type="die", player=pid)
     with app.test_request_context("/?lang=fr"):
-        deaths = {p["name"]: p["death"] for p in words.public_state(state)["players"]}
+        deaths = {p["name"]: p["death"] for p in words.public_state(g.state)["players"]}
     assert deaths["Anne"]["text"].startswith("Anne est morte\u00a0:")
     assert deaths["Bruno"]["text"].startswith("Bruno est mort\u00a0:")
     assert "devant elle" in deaths["Anne"]["may_not"][0]["text"]
@@ -106,20 +98,20 @@ def test_a_dead_players_sheet_agrees_with_her_counted_words_too(app):
 def test_spanish_says_obligada_of_a_woman_made_to_help(app):
     for helper, fighter, form in (("Ana", "Luis", "obligada"), ("Luis", "Ana", "obligado")):
         sexes = {"Ana": "female", "Luis": "male"}
-        state, ids = _game((fighter, sexes[fighter]), (helper, sexes[helper]))
-        state, _ = _act(state, ids[fighter], type="fight", player=ids[fighter], monster=OGRE)
-        state, happened = _act(state, ids[helper], type="help", player=ids[helper], forced=True)
+        g = _game((fighter, sexes[fighter]), (helper, sexes[helper]))
+        g(fighter, type="fight", player=g.ids[fighter], monster=OGRE)
+        happened = g(helper, type="help", player=g.ids[helper], forced=True)
         assert happened["kind"] == "help_forced" and happened["sex"] == sexes[helper]
         assert _in(app, "es", happened) == f"{helper} ayuda a {fighter} ({form} por una carta)"
 
 
 def test_polish_says_dodala_of_a_woman_and_dodal_of_a_man(app):
-    state, ids = _game(("Ewa", "female"), ("Jan", "male"))
+    g = _game(("Ewa", "female"), ("Jan", "male"))
     for owner, other in (("Ewa", "Jan"), ("Jan", "Ewa")):
         card = {"kind": "curse", "name": f"Deszcz {owner}", "lose_levels": 1}
-        state, _ = _act(state, ids[owner], type="add_house_card", card=card)
-        refusal = _refused(state, ids[other], type="remove_house_card",
-                           card=state["house_cards"][-1]["id"])
+        g(owner, type="add_house_card", card=card)
+        refusal = g.refused(other, EngineError, type="remove_house_card",
+                            card=g.state["house_cards"][-1]["id"])
         verb = "dodała" if owner == "Ewa" else "dodał"
         assert _refusal_in(app, "pl", refusal) == (
             f"{owner} {verb} Deszcz {owner}: zdjąć ją ze stołu może tylko {owner} albo gospodarz")
@@ -132,16 +124,16 @@ def test_a_lost_fight_ends_in_her_words(app):
     dragon = {"kind": "monster", "name": "Dragon", "level": 20, "treasures": 5}
     for sex, got_away, caught in (("female", "Anne s'est échappée", "rattrapée"),
                                   ("male", "Anne s'est échappé.", "rattrapé")):
-        state, ids = _game(("Anne", sex), ("Bruno", "male"))
-        anne = ids["Anne"]
-        state, _ = _act(state, anne, type="fight", player=anne, monster=dragon)
-        state, _ = _act(state, anne, type="resolve")
-        state, _ = _act(state, anne, type="run_away", player=anne, roll=6)
-        assert got_away in _in(app, "fr", state["combat"]["result"]["text"])
-        state, ids = _game(("Anne", sex), ("Bruno", "male"))
-        state, _ = _act(state, anne, type="fight", player=anne, monster=dragon)
-        state, _ = _act(state, anne, type="resolve")
-        state, happened = _act(state, anne, type="run_away", player=anne, roll=1)
+        g = _game(("Anne", sex), ("Bruno", "male"))
+        anne = g.ids["Anne"]
+        g("Anne", type="fight", player=anne, monster=dragon)
+        g("Anne", type="resolve")
+        g("Anne", type="run_away", player=anne, roll=6)
+        assert got_away in _in(app, "fr", g.stored["result"]["text"])
+        g = _game(("Anne", sex), ("Bruno", "male"))
+        g("Anne", type="fight", player=anne, monster=dragon)
+        g("Anne", type="resolve")
+        happened = g("Anne", type="run_away", player=anne, roll=1)
         assert happened["kind"] == "caught"
         assert f"(il faut 5)\u00a0: {caught}\u00a0!" in _in(app, "fr", happened)
 

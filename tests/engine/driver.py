@@ -1,19 +1,36 @@
 """The one in-memory game the engine tests drive, the way a table plays it.
 
 ``g = Game("tails", "Ann", "Bob")`` starts a game (``engine.new_game``) and seats the players
-(``engine.add_player``; ``g.ids`` maps names to ids); ``g("Ann", type="fight", ...)`` applies an
-action as Ann (``"host"``: as the host) through ``engine.apply`` alone. ``g.refused(...)``
-expects a refusal, checks it changed nothing and returns it. ``g.p("Ann")`` is a player,
-``g.view`` the public combat, ``g.stored`` the stored one, ``g.may(...)`` / ``g.allowed(...)``
-ask ``engine.allowed``.
+(``engine.add_player``; none named: Ann, Bob and Cid); ``g.ids`` maps names to ids. What sets
+the game up is said there too: ``seed`` (every action's rolls come from ``random.Random(seed)``,
+so a roll is the same whatever ran before; ``None``: fresh randomness from the OS each action,
+as the store gives it), ``sex`` (of everyone seated) and ``official`` (the ``official_updates``
+variant). ``g.seed`` may be changed between actions.
 
-Keyword options keep what each test file relied on: the game ``code``, the ``seed`` of every
-roll, the players' ``sex``, the ``cast`` seated when no names are given, the
-``official_updates`` variant (``official``), what a call answers (``answer``: the event's
-English ``"line"``, the ``"event"`` itself, or the ``"game"`` to chain), whether ``p`` reads the
-``"public"`` view or the ``"stored"`` state (``players``), the error ``refused`` expects
-(``refusal``), which action types' events are kept in ``events`` (``record``: all when None),
-and whether the public state after each action is kept in ``views`` (``record_views``).
+Acting, through ``engine.apply`` alone:
+
+- ``g("Ann", type="fight", ...)`` applies an action as Ann (``"host"``: as the host; an
+  ``Actor``: as that asker, e.g. ``Actor()``, a phone with no seat) and answers its event.
+- ``g.line("Ann", type=...)`` does the same and answers the event's English line
+  (``engine.words.render``; ``render(...)`` the event a helper below answers for its line).
+- ``g.refused("Ann", type=...)`` expects a ``RuleViolation`` (``g.refused("Ann", BadAction,
+  type=...)``: another error class), checks the state is unchanged and answers the error.
+- ``g.join(name, sex)`` seats one more player the way the store does (no event is kept).
+
+Everything is kept as it goes: ``g.actions`` and ``g.events`` (every action applied and its
+event, in order), ``g.views`` (the public state after each action, worked out when read),
+``g.refusals`` (every error ``refused`` caught).
+
+Reading the game: ``g.p("Ann")`` is Ann as a phone sees her (``engine.public_state``),
+``g.stored_p("Ann")`` as stored; ``g.view`` / ``g.stored`` the fight, public / stored;
+``g.iid`` / ``g.names`` her cards, ``g.row`` an item's row on her sheet; ``g.allowed``,
+``g.may`` and ``g.allowed_powers`` ask ``engine.allowed``.
+
+Moves a test sets up with (each answers the game, to chain): ``g.play`` (the host puts cards
+on a sheet), ``g.give`` (a player plays their own and sets their hand), ``g.level``,
+``g.hand``, ``g.fight``. Moves whose event matters answer it: ``g.run_away``, ``g.lose_to``,
+``g.power`` (``g.refused_power`` expects its refusal). An undo the way the store undoes:
+``before = g.snapshot()`` ... ``g.undo_to(before)``.
 """
 
 from __future__ import annotations
@@ -35,61 +52,93 @@ OGRE = {"kind": "monster", "name": "Ogre", "level": 8, "treasures": 2}
 class Game:
     """A game held in memory, driven only through ``engine.apply``, asked only ``engine.allowed``."""
 
-    def __init__(self, edition="classic", *names, code="TEST1", seed=7, sex="male",
-                 cast=("Ann", "Bob", "Cid"), official=False, answer="line", players="public",
-                 refusal=RuleViolation, record=None, record_views=False):
-        assert answer in ("line", "event", "game") and players in ("public", "stored")
-        self.state = engine.new_game(code, edition)
+    CAST = ("Ann", "Bob", "Cid")  # who sits down when no names are given
+
+    def __init__(self, edition="classic", *names, seed=7, sex="male", official=False):
+        self.state = engine.new_game("TEST1", edition)
         if official:
             self.state["variants"]["official_updates"] = True
-        self.ids = {n: engine.add_player(self.state, n, sex) for n in names or cast}
-        self.seed, self.answer, self.players, self.refusal = seed, answer, players, refusal
-        self.record, self.record_views = record, record_views
+        self.seed, self.sex = seed, sex
+        self.ids: dict[str, int] = {}
+        self.actions: list[dict] = []
         self.events: list[dict] = []
-        self.views: list[dict] = []
+        self.states: list[dict] = []  # the state after each action (``views`` reads them)
         self.refusals: list[Exception] = []
+        for name in names or self.CAST:
+            self.join(name)
+
+    # --- acting ---------------------------------------------------------------------------
 
     def actor(self, who) -> Actor:
+        if isinstance(who, Actor):
+            return who
         return HOST if who == "host" else Actor(player=self.ids[who])
 
-    def __call__(self, who, **action):
+    def __call__(self, who, /, **action) -> dict:
         # A fresh rng per action: each roll is the same whatever ran before.
-        self.state, happened = engine.apply(self.state, action, self.actor(who),
-                                            rng=random.Random(self.seed))
+        seed = random.SystemRandom().getrandbits(64) if self.seed is None else self.seed
+        after, happened = engine.apply(self.state, action, self.actor(who), rng=random.Random(seed))
         assert isinstance(happened, dict) and "kind" in happened, happened  # an event, never a string
-        if self.record is None or action["type"] in self.record:
-            self.events.append(happened)
-        if self.record_views:
-            self.views.append(engine.public_state(self.state))
-        if self.answer == "game":
-            return self
-        # The engine answers with an event (data); the history line is its English words.
-        return render(happened) if self.answer == "line" else happened
+        self.commit(after, happened)
+        self.actions.append(action)
+        self.events.append(happened)
+        self.states.append(self.state)
+        return happened
 
-    def refused(self, who, exc=None, **action):
-        """The error ``action`` is refused with; the state is unchanged by value (a deep
-        snapshot: comparing identity could never fail, since a refusal reassigns nothing)."""
+    def line(self, who, /, **action) -> str:
+        """The action's event in English words (the history's line)."""
+        return render(self(who, **action))
+
+    def refused(self, who, exc=RuleViolation, /, **action):
+        """The error (of class ``exc``) ``action`` is refused with; the state is unchanged by
+        value (a deep snapshot: comparing identity could never fail, since a refusal reassigns
+        nothing)."""
         before = copy.deepcopy(self.state)
-        with pytest.raises(exc or self.refusal) as caught:
+        with pytest.raises(exc) as caught:
             self(who, **action)
         assert self.state == before  # a refusal changes nothing
         self.refusals.append(caught.value)
         return caught.value
 
+    def join(self, name, sex=None) -> int:
+        """Seat ``name`` (of ``sex``, else the game's) as the store seats a newcomer: the
+        state with ``engine.add_player``'s new player, committed with the store's event."""
+        after = copy.deepcopy(self.state)
+        self.ids[name] = engine.add_player(after, name, sex or self.sex)
+        self.commit(after, {"kind": "join", "player": self.ids[name], "name": name})
+        return self.ids[name]
+
+    def commit(self, after: dict, happened: dict) -> None:
+        """Keep the state after a change (a subclass may keep it as the store does)."""
+        self.state = after
+
+    def snapshot(self) -> dict:
+        return copy.deepcopy(self.state)
+
+    def undo_to(self, before: dict) -> None:
+        """What the store's undo does: the stored state before the change, all of it."""
+        self.state = copy.deepcopy(before)
+
     # --- reading the game -------------------------------------------------------------------
 
+    @property
+    def views(self) -> list[dict]:
+        return [engine.public_state(state) for state in self.states]
+
     def p(self, name) -> dict:
-        players = (engine.public_state(self.state) if self.players == "public" else self.state)["players"]
-        return next(p for p in players if p["id"] == self.ids[name])
+        return next(p for p in engine.public_state(self.state)["players"] if p["id"] == self.ids[name])
+
+    def stored_p(self, name) -> dict:
+        return next(p for p in self.state["players"] if p["id"] == self.ids[name])
 
     def iid(self, name, card_name) -> int:
-        return next(c["iid"] for c in self.p(name)["cards"] if c["card"]["name"] == card_name)
+        return next(c["iid"] for c in self.stored_p(name)["cards"] if c["card"]["name"] == card_name)
 
     def row(self, name, card_name) -> dict:
         return next(r for r in self.p(name)["items"] if r["name"] == card_name)
 
     def names(self, name, kind=None) -> list[str]:
-        return [c["card"]["name"] for c in self.p(name)["cards"]
+        return [c["card"]["name"] for c in self.stored_p(name)["cards"]
                 if kind is None or c["card"]["kind"] == kind]
 
     @property
@@ -115,9 +164,10 @@ class Game:
         """The host puts ``cards`` on ``name``'s sheet."""
         for card in cards:
             self("host", type="play", player=self.ids[name], card=card)
+        return self
 
     def give(self, who, *cards, hand=None):
-        """``who`` plays ``cards`` and (``hand``) sets their hand count; the game, to chain."""
+        """``who`` plays ``cards`` and (``hand``) sets their hand count."""
         for card in cards:
             self(who, type="play", player=self.ids[who], card=card)
         if hand is not None:
@@ -125,10 +175,13 @@ class Game:
         return self
 
     def level(self, name, level):
-        self("host", type="level", player=self.ids[name], delta=level - self.p(name)["level"])
+        """The host sets ``name``'s level (one change by the difference)."""
+        self("host", type="level", player=self.ids[name], delta=level - self.stored_p(name)["level"])
+        return self
 
     def hand(self, name, count):
         self("host", type="set_hand", player=self.ids[name], count=count)
+        return self
 
     def fight(self, who="Ann", *monsters):
         """``who`` fights the first of ``monsters`` (an Ogre when none); the host adds the rest."""
@@ -137,7 +190,13 @@ class Game:
             self("host", type="add_monster", monster=extra)
         return self
 
-    def lose_to(self, monster, name="Ann", roll=1, level=None, **run_away):
+    # --- moves whose event matters ------------------------------------------------------------
+
+    def run_away(self, who="Ann", monster=0, **params) -> dict:
+        """``who`` runs from ``monster`` (``roll``: a real die's number; none: the app rolls)."""
+        return self(who, type="run_away", player=self.ids[who], monster=monster, **params)
+
+    def lose_to(self, monster, name="Ann", roll=1, level=None, **run_away) -> dict:
         """``name`` fights ``monster`` (at ``level``), loses, and rolls ``roll`` to run: what the
         roll answers."""
         if self.state["turn"] != self.ids[name]:
@@ -147,7 +206,7 @@ class Game:
         self("host", type="resolve")
         return self("host", type="run_away", player=self.ids[name], monster=0, roll=roll, **run_away)
 
-    def power(self, who, power, **params):
+    def power(self, who, power, **params) -> dict:
         return self(who, type="use_power", player=self.ids[who], power=power, **params)
 
     def refused_power(self, who, power, **params) -> RuleViolation:

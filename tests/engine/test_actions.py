@@ -124,7 +124,7 @@ def test_selling_gives_a_level_per_thousand_with_no_change():
     ann = g.ids["Ann"]
     for name, gold in (("A", 600), ("B", 500), ("C", 1000)):
         g("Ann", type="play", player=ann, card=item(name, 1, gold=gold))
-    line = g("Ann", type="sell", player=ann, instances=[g.iid("Ann", "A"), g.iid("Ann", "B"), g.iid("Ann", "C")])
+    line = g.line("Ann", type="sell", player=ann, instances=[g.iid("Ann", "A"), g.iid("Ann", "B"), g.iid("Ann", "C")])
     assert g.p("Ann")["level"] == 3 and "no change" in line
     assert g.p("Ann")["items"] == []
 
@@ -152,7 +152,7 @@ def test_no_value_items_count_as_zero_gold():
 
 def test_a_curse_on_something_you_lack_does_nothing_and_says_so():
     g = Game("oz")
-    line = g("Bob", type="play", player=g.ids["Ann"], card="oz/lose-your-armor")
+    line = g.line("Bob", type="play", player=g.ids["Ann"], card="oz/lose-your-armor")
     assert "nothing" in line and g.p("Ann")["cards"] == []
 
 
@@ -182,7 +182,7 @@ def test_death_takes_items_and_hand_and_keeps_level_race_class():
     g("Ann", type="play", player=ann, card="classic/elf")
     g("Ann", type="play", player=ann, card=item("Boots", 2, "footgear"))
     g("Ann", type="set_hand", player=ann, count=4)
-    line = g("Ann", type="die", player=ann)
+    line = g.line("Ann", type="die", player=ann)
     ann_now = g.p("Ann")
     assert (ann_now["level"], ann_now["races"], ann_now["items"], ann_now["hand"], ann_now["dead"]) == (5, ["elf"], [], 0, True)
     assert "looting order" in line and "draws 2 from each deck" in line  # the older classic text
@@ -206,7 +206,7 @@ def test_charity_gives_the_excess_to_the_lowest_level_split_evenly():
     g("Ann", type="level", player=g.ids["Ann"], delta=3)
     g("Dee", type="level", player=g.ids["Dee"], delta=1)
     g("Ann", type="set_hand", player=g.ids["Ann"], count=8)
-    line = g("Ann", type="end_turn", player=g.ids["Ann"])
+    line = g.line("Ann", type="end_turn", player=g.ids["Ann"])
     hands = {n: g.p(n)["hand"] for n in ("Ann", "Bob", "Cid", "Dee")}
     assert hands == {"Ann": 5, "Bob": 2, "Cid": 1, "Dee": 0}
     assert "Charity" in line and g.state["turn"] == g.ids["Bob"]
@@ -258,7 +258,7 @@ def test_oz_enrique_and_the_fighting_trees():
     assert (g.view["players_strength"], g.view["monsters_strength"], g.view["winning"]) == (16, 17, False)
     # The Wizard's charm: the monster leaves without being killed; 4 treasures, no level.
     g("Enrique", type="remove_monster", monster=0)
-    line = g("Enrique", type="resolve")
+    line = g.line("Enrique", type="resolve")
     assert g.p("Enrique")["level"] == 5 and "4 treasures" in line
 
 
@@ -281,7 +281,7 @@ def test_russia_natasha_boris_and_the_smashing_bear_with_a_bribe():
     g("Natasha", type="offer", to=b, treasures=1, pick_first=True)
     g("Boris", type="accept_offer", player=b)
     assert (g.view["players_strength"], g.view["winning"]) == (19, True)
-    line = g("Natasha", type="resolve")
+    line = g.line("Natasha", type="resolve")
     assert g.p("Natasha")["level"] == 3 and g.p("Boris")["level"] == 6
     assert "4 treasures face up" in line
     assert g.state["ledger"][0]["treasures"] == 1 and g.state["ledger"][0]["pick_first"] is True
@@ -357,7 +357,7 @@ def test_losing_leads_to_running_away_each_monster_separately_with_bad_stuff():
     g("Ann", type="resolve")
     assert g.view["stage"] == "running"
     assert g.view["escape"][0]["needs"] == 5 and g.view["escape"][0]["chance"] == pytest.approx(0.333, abs=0.001)
-    line = g("Ann", type="run_away", player=ann, monster=0, roll=2)
+    line = g.line("Ann", type="run_away", player=ann, monster=0, roll=2)
     assert "caught" in line and g.p("Ann")["level"] == 3
     assert g.view["stage"] == "over"
     assert g.refused("Ann", type="run_away", player=ann, monster=0, roll=6).rule == "no-combat"

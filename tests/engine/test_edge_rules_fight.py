@@ -8,12 +8,12 @@ from functools import partial
 import pytest
 
 from companion import engine
-from companion.engine import Actor, BadAction
+from companion.engine import BadAction
 from companion.engine.words import render
 
 from . import driver
 
-Game = partial(driver.Game, code="EDGE1", seed=3, players="stored")
+Game = partial(driver.Game, seed=3)
 
 
 def monster(name, level, treasures=1, **extra):
@@ -167,7 +167,7 @@ def test_the_helper_cannot_become_a_dog_mid_fight_but_the_fighter_may_play_a_cla
         "play-class-timing"
     assert g.view["players_strength"] == before
     g("Ann", type="play", player=g.ids["Ann"], card="tails/wizard")
-    assert "wizard" in engine.public_state(g.state)["players"][0]["classes"]
+    assert "wizard" in g.p("Ann")["classes"]
 
 
 # --- Mate (classic, Combat) ---------------------------------------------------------------
@@ -234,7 +234,7 @@ def test_in_the_newer_rulebooks_a_monster_strength_may_fall_below_1():
 def test_the_fight_is_over_once_its_last_monster_has_left_and_takes_nothing_more(edition):
     g = Game(edition)
     g("Ann", type="fight", player=g.ids["Ann"], monster=monster("Snake", 8, 2))
-    line = g("Ann", type="remove_monster", monster=0)
+    line = g.line("Ann", type="remove_monster", monster=0)
     assert g.stored["stage"] == "over" and g.stored["ended"] == "no_monsters"
     assert "Every monster has left the fight, so it is over; 2 treasures face down" in line
     assert g.p("Ann")["level"] == 1  # no kill, no level
@@ -265,7 +265,7 @@ def test_with_the_official_rulings_every_edition_ends_the_fight_with_its_last_mo
     refusal = g.refused("Cid", type="add_monster", monster=monster("Bat", 3))
     assert refusal.rule == "fight-ends-last-monster-removed"
     assert refusal.citation.startswith("Steve Jackson Games")  # no box of these prints it
-    assert "add_monster" not in engine.allowed(g.state, Actor(player=g.ids["Cid"]))
+    assert "add_monster" not in g.allowed("Cid")
 
 
 # --- Divine Intervention (classic, Starting and Finishing) ----------------------------------
@@ -275,7 +275,7 @@ def test_divine_intervention_raises_every_cleric_and_may_give_the_winning_level(
     g("Ann", type="level", player=g.ids["Ann"], delta=8)
     g("Ann", type="play", player=g.ids["Ann"], card="classic/cleric")
     g("Cid", type="play", player=g.ids["Cid"], card="classic/cleric")
-    line = g("Bob", type="play", player=g.ids["Bob"], card="classic/divine-intervention")
+    line = g.line("Bob", type="play", player=g.ids["Bob"], card="classic/divine-intervention")
     assert line == ("Divine Intervention: every Cleric goes up a level: "
                     "Ann level 9 to 10 and wins the game; Cid level 1 to 2")
     assert g.state["winners"] == [g.ids["Ann"]]
@@ -285,7 +285,7 @@ def test_divine_intervention_raises_every_cleric_and_may_give_the_winning_level(
 
 def test_divine_intervention_with_no_cleric_raises_nobody():
     g = Game("classic")
-    line = g("Bob", type="play", player=g.ids["Bob"], card="classic/divine-intervention")
+    line = g.line("Bob", type="play", player=g.ids["Bob"], card="classic/divine-intervention")
     assert line == "Divine Intervention: nobody at the table is a Cleric, so nobody goes up a level"
     assert [p["level"] for p in g.state["players"]] == [1, 1, 1]
 
@@ -333,10 +333,6 @@ def test_an_enhancer_cannot_go_on_a_monster_that_has_left_the_fight():
     g("Ann", type="fight", player=g.ids["Ann"], monster=monster("Ogre", 12, 2))
     g("Ann", type="add_monster", monster=monster("Rat", 1))
     g("Ann", type="remove_monster", monster=1)
-    before = g.state
-    with pytest.raises(BadAction):
-        engine.apply(g.state, {"type": "enhance", "monster": 1,
-                               "card": {"kind": "enhancer", "name": "Baby", "bonus": -5}},
-                     Actor(player=g.ids["Cid"]))
-    assert g.state is before
-    assert [e["monster"] for e in engine.allowed(g.state, Actor(player=g.ids["Cid"]))["enhance"]] == [0]
+    g.refused("Cid", BadAction, type="enhance", monster=1,
+              card={"kind": "enhancer", "name": "Baby", "bonus": -5})  # and nothing changed
+    assert [e["monster"] for e in g.allowed("Cid")["enhance"]] == [0]

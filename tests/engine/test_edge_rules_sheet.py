@@ -8,14 +8,13 @@ from __future__ import annotations
 from functools import partial
 
 from companion import engine
-from companion.engine import Actor, BadAction, character, editions
+from companion.engine import BadAction, character, editions
 from companion.engine.allowed import allowed, lists, options
 from companion.engine.words import render
 
 from . import driver
 
-HOST = Actor(host=True)
-Game = partial(driver.Game, code="EDGE1", seed=3)
+Game = partial(driver.Game, seed=3)
 
 
 def item(name, bonus=1, slot="other", gold=300, **extra):
@@ -37,11 +36,11 @@ def test_a_headgear_curse_mid_fight_with_one_target_takes_it_at_once_and_the_fig
     ann = g.ids["Ann"]
     g("Ann", type="play", player=ann, card=item("Helm", 3, "headgear"))
     g("Ann", type="fight", player=ann, monster=RAT)
-    assert engine.public_state(g.state)["combat"]["players_strength"] == 4
-    line = g("Bob", type="play", player=ann, card="classic/lose-the-headgear-you-are-wearing")
+    assert g.view["players_strength"] == 4
+    line = g.line("Bob", type="play", player=ann, card="classic/lose-the-headgear-you-are-wearing")
     assert "Helm is discarded" in line
     assert "Helm" not in g.names("Ann")
-    fight = engine.public_state(g.state)["combat"]
+    fight = g.view
     assert fight["players_strength"] == 1 and not fight["winning"]
 
 
@@ -55,7 +54,7 @@ def test_a_worn_item_curse_leaves_carried_ones_alone():
     assert g.row("Ann", "Spare Hat")["equipped"] is False
     g("Bob", type="play", player=ann, card="classic/lose-the-headgear-you-are-wearing")
     assert g.names("Ann") == ["Spare Hat"]
-    line = g("Bob", type="play", player=ann, card="classic/lose-the-headgear-you-are-wearing")
+    line = g.line("Bob", type="play", player=ann, card="classic/lose-the-headgear-you-are-wearing")
     assert "does nothing" in line and g.names("Ann") == ["Spare Hat"]
 
 
@@ -64,10 +63,10 @@ def test_lose_a_small_item_never_offers_a_big_one():
     g = Game()
     ann = g.ids["Ann"]
     g("Ann", type="play", player=ann, card=item("Ladder", 2, big=True))
-    line = g("Bob", type="play", player=ann, card="classic/lose-1-small-item")
+    line = g.line("Bob", type="play", player=ann, card="classic/lose-1-small-item")
     assert "does nothing" in line and g.names("Ann") == ["Ladder"]
     g("Ann", type="play", player=ann, card=item("Ring", 1))
-    line = g("Bob", type="play", player=ann, card="classic/lose-1-small-item")
+    line = g.line("Bob", type="play", player=ann, card="classic/lose-1-small-item")
     assert "Ring is discarded" in line and g.names("Ann") == ["Ladder"]
 
 
@@ -78,7 +77,7 @@ def test_with_several_targets_the_victim_picks_before_selling_or_giving_any_of_t
     g("Ann", type="play", player=ann, card=item("Ring", 1, gold=1000))
     g("Ann", type="play", player=ann, card=item("Cloak", 2, gold=500))
     g("Ann", type="play", player=ann, card=item("Ladder", 2, big=True))
-    line = g("Bob", type="play", player=ann, card="classic/lose-1-small-item")
+    line = g.line("Bob", type="play", player=ann, card="classic/lose-1-small-item")
     assert "they discard one of: Ring, Cloak (the victim picks)" in line
     pending = g.p("Ann")["pending_losses"]
     assert [c["name"] for c in pending[0]["candidates"]] == ["Ring", "Cloak"]
@@ -88,7 +87,7 @@ def test_with_several_targets_the_victim_picks_before_selling_or_giving_any_of_t
     assert g.refused("Ann", type="give", player=ann, instance=cloak, to=bob).rule == "curse-pick-first"
     assert not g.may("Ann", "give", instance=cloak) and g.may("Ann", "give", instance=g.iid("Ann", "Ladder"))
     assert g.may("Ann", "discard", instance=cloak)
-    line = g("Ann", type="discard", player=ann, instance=cloak)
+    line = g.line("Ann", type="discard", player=ann, instance=cloak)
     assert "the item Lose 1 Small Item takes" in line
     assert g.p("Ann")["pending_losses"] == []
     g("Ann", type="sell", player=ann, instances=[ring])  # settled: the Ring is free again
@@ -174,13 +173,13 @@ def test_a_halfling_sells_one_item_a_turn_at_double_price():
         g("Ann", type="play", player=ann, card=item(name, gold=600))
     assert g.p("Ann")["double_sale"] is True
     assert g.may("Ann", "sell", doubled=g.iid("Ann", "Gem"))
-    line = g("Ann", type="sell", player=ann, instances=[g.iid("Ann", "Gem")], doubled=g.iid("Ann", "Gem"))
+    line = g.line("Ann", type="sell", player=ann, instances=[g.iid("Ann", "Gem")], doubled=g.iid("Ann", "Gem"))
     assert g.p("Ann")["level"] == 2 and "1200 gold" in line and "Gem at double price" in line
     assert g.p("Ann")["double_sale"] is False
     crown = g.iid("Ann", "Crown")
     violation = g.refused("Ann", type="sell", player=ann, instances=[crown], hand_gold=400, doubled=crown)
     assert violation.rule == "halfling-double-sale" and "Munchkin (classic rules), Items" in violation.citation
-    _, refused = options(g.state, Actor(player=ann))
+    _, refused = options(g.state, g.actor("Ann"))
     assert lists(refused, "sell", doubled=crown, rule="halfling-double-sale")
     assert not g.may("Ann", "sell", doubled=crown)
     # At normal price the same turn is fine; the next turn the double price is back.
@@ -213,7 +212,7 @@ def test_a_no_value_item_in_a_sale_counts_as_zero_and_the_sale_goes_through():
     ann = g.ids["Ann"]
     g("Ann", type="play", player=ann, card=item("Junk", gold=None))
     g("Ann", type="play", player=ann, card=item("Gem", gold=1000))
-    line = g("Ann", type="sell", player=ann, instances=[g.iid("Ann", "Junk"), g.iid("Ann", "Gem")])
+    line = g.line("Ann", type="sell", player=ann, instances=[g.iid("Ann", "Junk"), g.iid("Ann", "Gem")])
     assert "Junk has No Value and counts as 0 gold" in line and "1000 gold" in line
     assert g.p("Ann")["level"] == 2 and g.p("Ann")["items"] == []
 
@@ -227,17 +226,17 @@ def test_a_classic_half_breed_with_one_race_is_also_human():
     g("Ann", type="play", player=ann, card="classic/elf")
     g("Ann", type="play", player=ann, card="classic/half-breed")
     assert g.p("Ann")["races"] == ["elf", "human"]
-    me = next(p for p in g.state["players"] if p["id"] == ann)
+    me = g.stored_p("Ann")
     assert character.meets({"race": "human"}, me, classic) and character.meets({"race": "elf"}, me, classic)
     # A monster stronger against Humans is stronger against her.
     hater = {"kind": "monster", "name": "Hater", "level": 2,
              "effects": [{"stat": "strength", "value": 5, "if": {"race": "human"}}]}
     g("Ann", type="fight", player=ann, monster=hater)
-    assert engine.public_state(g.state)["combat"]["monsters_strength"] == 7
+    assert g.view["monsters_strength"] == 7
     g("host", type="close_fight")
     # A second race makes her half Elf and half Dwarf: no longer human.
     g("Ann", type="play", player=ann, card="classic/dwarf")
-    me = next(p for p in g.state["players"] if p["id"] == ann)
+    me = g.stored_p("Ann")
     assert not character.meets({"race": "human"}, me, classic)
     # Tails: a lone race with Half-Breed sheds its drawbacks instead; it is not half human.
     t = Game("tails")
@@ -253,7 +252,7 @@ def test_a_one_shot_lies_on_the_table_and_is_sold_from_there():
     g = Game("tails")
     ann = g.ids["Ann"]
     assert g.may("Ann", "play", player=ann, kind="one-shot")
-    line = g("Ann", type="play", player=ann, card=one_shot("Flask", 2, gold=400))
+    line = g.line("Ann", type="play", player=ann, card=one_shot("Flask", 2, gold=400))
     assert "(carried)" in line
     row = g.row("Ann", "Flask")
     assert (row["kind"], row["equipped"], row["counts"]) == ("one-shot", False, False)
@@ -278,7 +277,7 @@ def test_a_one_shot_on_the_table_is_played_into_a_fight_later():
     assert not g.may("Ann", "one_shot", player=bob, instance=flask)  # not hers to play
     g("Bob", type="one_shot", side="monsters", player=bob, instance=flask)
     assert "Flask" not in g.names("Bob")
-    assert engine.public_state(g.state)["combat"]["monsters_strength"] == 6
+    assert g.view["monsters_strength"] == 6
     g.refused("Bob", BadAction, type="one_shot", side="monsters", player=bob, instance=flask)
 
 
@@ -286,7 +285,7 @@ def test_death_takes_the_one_shots_on_the_table_too():
     g = Game("tails")
     ann = g.ids["Ann"]
     g("Ann", type="play", player=ann, card=one_shot("Flask"))
-    line = g("Ann", type="die", player=ann)
+    line = g.line("Ann", type="die", player=ann)
     assert "loses Flask" in line and g.p("Ann")["items"] == []
 
 
@@ -324,7 +323,7 @@ def test_allowed_lists_only_what_apply_accepts_with_table_one_shots_curses_and_a
     g("Bob", type="play", player=bob, card=item("Cloak"))
     g("Ann", type="play", player=bob, card="classic/lose-1-small-item")
     for who in ("host", "Ann", "Bob"):
-        actor = HOST if who == "host" else Actor(player=g.ids[who])
+        actor = g.actor(who)
         listed = allowed(g.state, actor)
         for kind in ("sell", "give", "discard", "one_shot", "play"):
             for params in listed.get(kind, []):

@@ -18,7 +18,7 @@ from companion.engine.words import in_log
 
 from . import driver
 
-Game = partial(driver.Game, code="HAND1", seed=5)
+Game = partial(driver.Game, seed=5)
 HOST = Actor(host=True)
 
 
@@ -38,7 +38,7 @@ def win(g, who="Ann", treasures=2):
     """``who``, at level 3, kills a level-1 monster worth ``treasures``."""
     g.level(who, 3)
     g(who, type="fight", player=g.ids[who], monster=monster(treasures=treasures))
-    return g(who, type="resolve")
+    return g.line(who, type="resolve")
 
 
 # --- treasures won --------------------------------------------------------------------------
@@ -214,7 +214,7 @@ def test_death_empties_the_hand_and_the_new_hand_comes_on_the_players_next_turn(
     g.hand("Bob", 6)
     g("Bob", type="die", player=bob)
     assert hands(g, "Bob") == [0]
-    line = g("Ann", type="end_turn", player=ann)  # Bob's turn: the new character draws
+    line = g.line("Ann", type="end_turn", player=ann)  # Bob's turn: the new character draws
     assert "Bob draws 4 cards for the new character" in line
     assert hands(g, "Bob") == [4]
 
@@ -240,7 +240,7 @@ def test_classic_faster_play_deals_four_of_each_on_coming_back():
     # faster-play-classic); the die line says the same number.
     g = Game()
     g("host", type="set_variant", variant="faster_play", on=True)
-    line = g("Bob", type="die", player=g.ids["Bob"])
+    line = g.line("Bob", type="die", player=g.ids["Bob"])
     assert "draws 4 from each deck" in line
     g("host", type="set_turn", player=g.ids["Bob"])
     assert hands(g, "Bob") == [8]
@@ -268,7 +268,7 @@ def test_the_lowest_level_player_discards_the_charity():
 # --- correcting it by hand ----------------------------------------------------------------
 
 def test_a_count_corrected_by_hand_writes_no_log_line_and_neither_does_its_undo():
-    g = Game(answer="event")
+    g = Game()
     happened = g("Ann", type="set_hand", player=g.ids["Ann"], count=3)
     assert happened["kind"] == "set_hand" and not in_log(happened)
     assert not in_log({"kind": "undo", "undone": happened})

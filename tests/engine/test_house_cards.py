@@ -4,16 +4,13 @@ table's house cards stay within a bound, refused clearly before they could jam t
 
 from __future__ import annotations
 
-from functools import partial
-
-from companion.engine import BadAction, EngineError, RuleViolation
+from companion.engine import BadAction, RuleViolation
 from companion.engine.errors import TooLarge
 from companion.engine.reducers.house import MAX_HOUSE_CARDS_BYTES, NAMED_IN_EVENT, card_size
 from companion.engine.words import render
 
 from .driver import Game
 
-Table = partial(Game, code="HOUSE1", answer="event", refusal=EngineError)
 RAIN = {"kind": "curse", "name": "Rain", "lose_levels": 1}
 
 
@@ -22,7 +19,7 @@ def names(t):
 
 
 def test_the_seat_that_added_a_card_takes_it_off_the_table():
-    t = Table()
+    t = Game()
     t("Ann", type="add_house_card", card=RAIN)
     happened = t("Ann", type="remove_house_card", card="house/rain")
     assert names(t) == []
@@ -30,7 +27,7 @@ def test_the_seat_that_added_a_card_takes_it_off_the_table():
 
 
 def test_another_seat_may_not_and_is_told_who_may_with_the_rule_and_its_citation():
-    t = Table()
+    t = Game()
     t("Ann", type="add_house_card", card=RAIN)
     refusal = t.refused("Bob", RuleViolation, type="remove_house_card", card="house/rain")
     assert refusal.rule == "owner-last-word" and refusal.citation
@@ -39,7 +36,7 @@ def test_another_seat_may_not_and_is_told_who_may_with_the_rule_and_its_citation
 
 
 def test_the_host_removes_any_house_card_and_only_the_host_removes_the_hosts():
-    t = Table()
+    t = Game()
     t("Ann", type="add_house_card", card=RAIN)
     t("host", type="import_house_cards", cards=[dict(RAIN, name="Hail"), dict(RAIN, name="Snow")])
     refusal = t.refused("Ann", RuleViolation, type="remove_house_card", card="house/hail")
@@ -50,7 +47,7 @@ def test_the_host_removes_any_house_card_and_only_the_host_removes_the_hosts():
 
 
 def test_a_card_whose_adder_left_the_table_is_the_hosts_to_remove():
-    t = Table()
+    t = Game()
     t("Bob", type="import_house_cards", cards=[RAIN])
     t("host", type="remove_player", player=t.ids["Bob"])
     refusal = t.refused("Ann", RuleViolation, type="remove_house_card", card="house/rain")
@@ -59,7 +56,7 @@ def test_a_card_whose_adder_left_the_table_is_the_hosts_to_remove():
 
 
 def test_removing_a_card_the_table_does_not_have_is_a_clear_bad_action():
-    t = Table()
+    t = Game()
     refusal = t.refused("host", BadAction, type="remove_house_card", card="house/nothing")
     assert refusal.message == "This table has no house card house/nothing."
     refusal = t.refused("host", BadAction, type="remove_house_card", card=3)
@@ -67,7 +64,7 @@ def test_removing_a_card_the_table_does_not_have_is_a_clear_bad_action():
 
 
 def test_a_removed_card_can_be_added_again_by_anyone_and_is_then_theirs():
-    t = Table()
+    t = Game()
     t("Ann", type="add_house_card", card=RAIN)
     t("Ann", type="remove_house_card", card="house/rain")
     t("Bob", type="add_house_card", card=RAIN)
@@ -82,7 +79,7 @@ def big_card(n: int) -> dict:
 
 
 def test_house_cards_stop_at_their_bound_with_a_clear_refusal_and_nothing_added():
-    t = Table()
+    t = Game()
     per_card = card_size(dict(big_card(0), set="house", id="house/heirloom-0"))
     fit = MAX_HOUSE_CARDS_BYTES // (per_card + 40)
     for first in range(0, fit - 10, 10):
@@ -105,7 +102,7 @@ def test_house_cards_stop_at_their_bound_with_a_clear_refusal_and_nothing_added(
 
 
 def test_an_import_names_a_few_cards_in_the_history_and_counts_the_rest():
-    t = Table()
+    t = Game()
     happened = t("host", type="import_house_cards", cards=[dict(RAIN, name=f"Rain {n}") for n in range(40)])
     assert happened["count"] == 40 and happened["more"] == 40 - NAMED_IN_EVENT
     line = render(happened)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from companion import engine
 from companion.engine import Actor, BadAction, Forbidden, RuleViolation, TableLocked
 from companion.store import Store
 
@@ -15,14 +14,9 @@ from .driver import Game
 STRANGER = Actor()  # a phone that scanned the code and has no seat yet
 
 
-def join(game: Game, actor: Actor, **fields) -> dict:
-    game.state, happened = engine.apply(game.state, {"type": "join", **fields}, actor)
-    return happened
-
-
 def test_a_stranger_with_the_code_sits_down_with_a_phone():
     g = Game("classic", "Ann")
-    happened = join(g, STRANGER, name="Bob", sex="male")
+    happened = g(STRANGER, type="join", name="Bob", sex="male")
     bob = g.state["players"][-1]
     assert (bob["name"], bob["phone"], bob["level"]) == ("Bob", True, 1)
     assert happened == {**happened, "kind": "join", "player": bob["id"], "name": "Bob"}
@@ -32,16 +26,16 @@ def test_a_locked_table_seats_no_stranger_but_the_host_still_seats_a_player_with
     g = Game("classic", "Ann")
     g("host", type="lock_table", locked=True)
     with pytest.raises(TableLocked):
-        join(g, STRANGER, name="Bob", sex="male")
-    happened = join(g, Actor(host=True), name="Grandpa", sex="male", phone=False)
+        g(STRANGER, type="join", name="Bob", sex="male")
+    happened = g("host", type="join", name="Grandpa", sex="male", phone=False)
     assert happened["kind"] == "join_phoneless" and g.state["players"][-1]["phone"] is False
 
 
 def test_only_the_host_seats_a_player_without_a_phone():
     g = Game("classic", "Ann")
-    for who in (STRANGER, g.actor("Ann")):
+    for who in (STRANGER, "Ann"):
         with pytest.raises(Forbidden, match="Only the host adds a player who has no phone"):
-            join(g, who, name="Grandpa", sex="male", phone=False)
+            g(who, type="join", name="Grandpa", sex="male", phone=False)
     assert [p["name"] for p in g.state["players"]] == ["Ann"]
 
 
@@ -50,7 +44,7 @@ def test_the_edition_says_how_many_may_sit():
     most = len(g.state["players"])
     while True:
         try:
-            join(g, STRANGER, name=f"P{len(g.state['players'])}", sex="female")
+            g(STRANGER, type="join", name=f"P{len(g.state['players'])}", sex="female")
         except RuleViolation as refusal:
             assert refusal.rule == "player-count"
             break
@@ -60,11 +54,11 @@ def test_the_edition_says_how_many_may_sit():
 def test_a_name_that_looks_like_a_seated_one_is_refused_and_a_name_and_sex_are_needed():
     g = Game("classic", "Ann")
     with pytest.raises(BadAction):
-        join(g, STRANGER, name="ANN", sex="female")
+        g(STRANGER, type="join", name="ANN", sex="female")
     with pytest.raises(BadAction, match="needs a name"):
-        join(g, STRANGER, sex="female")
+        g(STRANGER, type="join", sex="female")
     with pytest.raises(BadAction, match="Sex must be"):
-        join(g, STRANGER, name="Bob")
+        g(STRANGER, type="join", name="Bob")
 
 
 def test_nobody_sits_down_at_a_game_already_won():
@@ -73,7 +67,7 @@ def test_nobody_sits_down_at_a_game_already_won():
     g("Ann", type="fight", player=g.ids["Ann"], monster={"kind": "monster", "name": "Slime", "level": 1})
     g("Ann", type="resolve")
     with pytest.raises(RuleViolation) as refused:
-        join(g, STRANGER, name="Bob", sex="male")
+        g(STRANGER, type="join", name="Bob", sex="male")
     assert refused.value.rule == "game-over"
 
 

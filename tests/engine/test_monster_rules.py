@@ -88,7 +88,7 @@ def test_a_helper_already_in_drops_out_when_the_gazebo_joins():
     g = Game("classic")
     g("Ann", type="fight", player=g.ids["Ann"], monster={"kind": "monster", "name": "Rat", "level": 1})
     g("Bob", type="help", player=g.ids["Bob"])
-    line = g("host", type="add_monster", monster=cid("Gazebo"))
+    line = g.line("host", type="add_monster", monster=cid("Gazebo"))
     assert g.stored["helper"] is None and g.view["helper"] is None
     assert "nobody may help against Gazebo" in line
 
@@ -124,7 +124,7 @@ def _losing_to_the_pit_bull(*cards):
 def test_dropping_a_pole_gets_you_away_from_the_pit_bull_without_a_roll():
     g = _losing_to_the_pit_bull(card("Eleven-Foot Pole"), HAT)
     assert g.view["escape"][0]["drop_to_escape"] == ["pole", "staff", "wand"]
-    line = g("Ann", type="discard", player=g.ids["Ann"], instance=g.iid("Ann", "Eleven-Foot Pole"))
+    line = g.line("Ann", type="discard", player=g.ids["Ann"], instance=g.iid("Ann", "Eleven-Foot Pole"))
     assert "drops Eleven-Foot Pole and gets away from Pit Bull" in line
     assert g.stored["escapes"] == [{"player": g.ids["Ann"], "monster": 0, "roll": None,
                                     "escaped": True, "dropped": True}]
@@ -157,13 +157,13 @@ def test_the_tongue_demon_takes_an_item_of_the_fighters_choice_before_the_fight_
     assert g.refused("Ann", type="resolve").rule == "monster-discard-item-first"
     g("Ann", type="discard", player=g.ids["Ann"], instance=g.iid("Ann", "Hat"))
     assert g.names("Ann", "item") == ["Sword"]
-    assert "wins" in g("Ann", type="resolve")
+    assert "wins" in g.line("Ann", type="resolve")
 
 
 def test_a_single_item_goes_to_the_tongue_demon_at_once():
     g = Game("classic")
     g.play("Ann", SWORD)
-    line = g("Ann", type="fight", player=g.ids["Ann"], monster=cid("Tongue Demon"))
+    line = g.line("Ann", type="fight", player=g.ids["Ann"], monster=cid("Tongue Demon"))
     assert g.names("Ann", "item") == [] and "discards Sword before the fight" in line
     assert "pending_losses" not in g.state["players"][0]
 

@@ -4,18 +4,15 @@ and refused, with its rule, out of its time, over its limit, or with too few car
 from __future__ import annotations
 
 import random
-from functools import partial
 
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion import engine, rulebase
-from companion.engine import Actor, BadAction, powers
+from companion.engine import BadAction, powers
+from companion.engine.words import render
 
-from . import driver
-
-HOST = Actor(host=True)
-Game = partial(driver.Game, code="POWER", players="stored")
+from .driver import HOST, Game
 
 
 def cls(name):
@@ -38,7 +35,7 @@ def monster(name, level, **extra):
 
 def test_berserking_adds_one_per_card_and_takes_the_cards_from_the_hand():
     g = Game().give("Ann", cls("Warrior"), hand=4).fight()
-    line = g.power("Ann", "warrior-berserking", from_hand=3)
+    line = render(g.power("Ann", "warrior-berserking", from_hand=3))
     assert "+3" in line
     assert g.p("Ann")["hand"] == 1
     assert g.view["fighter_strength"] == 1 + 3
@@ -101,7 +98,7 @@ def test_passive_powers_and_other_editions_powers_are_not_actions():
 
 def test_resurrection_is_recorded_and_leaves_the_hand_count_as_it_was():
     g = Game().give("Ann", cls("Cleric"), item("Mace"), hand=2)
-    line = g.power("Ann", "cleric-resurrection", from_hand=1)
+    line = render(g.power("Ann", "cleric-resurrection", from_hand=1))
     assert "discard" in line and g.p("Ann")["hand"] == 2
     assert g.refused_power("Ann", "cleric-resurrection", from_play=[g.iid("Ann", "Mace")]).rule == "power-cost"
 
@@ -153,7 +150,7 @@ def test_theft_takes_a_small_item_on_four_or_more_else_costs_a_level():
     g = Game().give("Cid", cls("Thief"), hand=3).give("Ann", item("Ring", 2), item("Cart", 1, big=True))
     g("host", type="level", player=g.ids["Cid"], delta=2)
     ring = g.iid("Ann", "Ring")
-    line = g.power("Cid", "thief-theft", target=g.ids["Ann"], item=ring, roll=4, from_hand=1)
+    line = render(g.power("Cid", "thief-theft", target=g.ids["Ann"], item=ring, roll=4, from_hand=1))
     assert "takes Ring" in line and any(c["iid"] == ring for c in g.p("Cid")["cards"])
     assert g.p("Cid")["hand"] == 2
     g("Cid", type="give", player=g.ids["Cid"], instance=ring, to=g.ids["Ann"])
@@ -178,7 +175,7 @@ def test_flight_adds_one_per_card_to_that_roll_only():
     g = Game().give("Ann", cls("Wizard"), hand=4).fight("Ann", monster("Ogre", 9), monster("Troll", 9))
     assert g.refused_power("Ann", "wizard-flight", monster=0, from_hand=2).rule == "power-running"  # still fighting
     g("Ann", type="resolve")
-    line = g.power("Ann", "wizard-flight", monster=0, from_hand=2, roll=3)  # 3 + 2 = 5: away
+    line = render(g.power("Ann", "wizard-flight", monster=0, from_hand=2, roll=3))  # 3 + 2 = 5: away
     assert "escapes" in line and g.p("Ann")["hand"] == 2
     rows = {e["monster"]: e for e in g.view["escape"]}
     assert rows[0]["escaped"] is True and rows[0]["needs"] == 3 and rows[1]["needs"] == 5
@@ -214,10 +211,10 @@ def test_the_halflings_second_try_rolls_a_failed_roll_again_for_a_card_once_per_
     # Not before a roll: there is no failed roll to roll again.
     assert g.refused_power("Ann", "halfling-second-try", monster=0, from_hand=1).rule == "power-running"
     # A failed roll waits for the second try: no Bad Stuff yet, the fight still runs.
-    line = g("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)
+    line = g.line("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)
     assert "unless a second try" in line
     assert g.stored["stage"] == "running" and g.view["escape"][0]["second_try"]
-    line = g.power("Ann", "halfling-second-try", monster=0, from_hand=1, roll=6)
+    line = render(g.power("Ann", "halfling-second-try", monster=0, from_hand=1, roll=6))
     assert "rolled again" in line and "escapes" in line and g.p("Ann")["hand"] == 1
     assert g.stored["stage"] == "over" and g.view["escape"][0]["escaped"]
     assert g.refused_power("Ann", "halfling-second-try", monster=0, from_hand=1).rule == "power-running"
@@ -227,7 +224,7 @@ def test_a_second_try_that_fails_too_is_caught_and_a_halfling_may_let_the_first_
     g = Game().give("Ann", race("Halfling"), hand=2).fight("Ann", monster("Ogre", 9))
     g("Ann", type="resolve")
     g("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)
-    line = g.power("Ann", "halfling-second-try", monster=0, from_hand=1, roll=2)
+    line = render(g.power("Ann", "halfling-second-try", monster=0, from_hand=1, roll=2))
     assert "caught" in line and "unless" not in line  # the second roll stands
     assert g.stored["stage"] == "over" and not g.view["escape"][0]["escaped"]
     # Another fight: Ann lets the failed roll stand (run_away again, no roll): caught now.
@@ -236,7 +233,7 @@ def test_a_second_try_that_fails_too_is_caught_and_a_halfling_may_let_the_first_
     g("Ann", type="resolve")
     g("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)
     assert g.refused("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=6).rule == "power-running"
-    line = g("Ann", type="run_away", player=g.ids["Ann"], monster=0)
+    line = g.line("Ann", type="run_away", player=g.ids["Ann"], monster=0)
     assert "caught" in line and "unless" not in line
     assert g.stored["stage"] == "over"
 
@@ -244,7 +241,7 @@ def test_a_second_try_that_fails_too_is_caught_and_a_halfling_may_let_the_first_
 def test_no_second_try_waits_for_a_halfling_with_no_card_to_pay_it():
     g = Game().give("Ann", race("Halfling"), hand=0).fight("Ann", monster("Ogre", 9))
     g("Ann", type="resolve")
-    line = g("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)
+    line = g.line("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)
     assert "unless" not in line and g.stored["stage"] == "over"
 
 
@@ -263,7 +260,7 @@ def test_a_hand_the_table_does_not_track_pays_without_a_count_going_below_zero()
     with pytest.raises(BadAction):
         g.power("Ann", "wizard-charm", monster=0)  # how big is the whole hand? it must be said
     g.power("Ann", "wizard-charm", monster=0, from_hand=2)
-    assert g.p("Ann")["hand"] is None and g.state["combat"]["monsters"][0]["gone"]
+    assert g.stored_p("Ann")["hand"] is None and g.state["combat"]["monsters"][0]["gone"]
 
 
 # --- the other editions -------------------------------------------------------------------
@@ -284,7 +281,7 @@ def test_oz_charm_needs_three_cards_at_least():
 ])
 def test_powers_printed_only_on_their_cards_are_recorded_with_their_cost(edition, holder, power):
     g = Game(edition).give("Ann", cls(holder), hand=3)
-    line = g.power("Ann", power, from_hand=2)
+    line = render(g.power("Ann", power, from_hand=2))
     assert "the table applies what the card says" in line and g.p("Ann")["hand"] == 1
     assert g.refused_power("Ann", power, from_hand=4).rule == "power-cost"
     assert g.refused_power("Bob", power).rule == "power-needs-card"
@@ -304,7 +301,7 @@ def test_tails_berserk_once_per_fight_with_the_cards_number_or_recorded():
     assert g.view["fighter_strength"] == 1 + 4
     assert g.refused_power("Ann", "warrior-berserking", from_hand=1).rule == "power-once-per-combat"
     g = Game("tails").give("Ann", cls("Warrior"), hand=4).fight()
-    assert "the table adds it" in g.power("Ann", "warrior-berserking", from_hand=1)
+    assert "the table adds it" in render(g.power("Ann", "warrior-berserking", from_hand=1))
     assert g.view["fighter_strength"] == 1 and g.p("Ann")["hand"] == 3
     with pytest.raises(BadAction):  # classic knows the number: no bonus to enter
         Game().give("Ann", cls("Warrior"), hand=2).fight().power("Ann", "warrior-berserking", from_hand=1, bonus=5)

@@ -14,7 +14,7 @@ from companion.engine.frozen import copy_state, freeze
 from companion.engine.readset import KEYS, LENGTH, Changes, tracked_root
 from companion.engine.words import render
 
-from .test_allowed import FIGHT_MOVES, STEP_CARDS, Table, concrete, item
+from .test_allowed import FIGHT_MOVES, STEP_CARDS, Game, concrete, item
 
 
 def reads_of(state: dict, read) -> "ReadSet":  # noqa: F821
@@ -92,7 +92,7 @@ def everything(options: Options, kinds=None) -> dict:
 @given(st.sampled_from(["classic", "oz", "tails"]), st.integers(0, 2**32 - 1), st.integers(6, 16))
 def test_a_carried_verdict_is_the_verdict_a_fresh_check_gives(edition, seed, steps):
     r = random.Random(seed)
-    t = Table(edition, "Ann", "Bob", "Cid")
+    t = Game(edition, "Ann", "Bob", "Cid")
     for who in ("Ann", "Bob", "Cid"):
         for n in range(r.randint(0, 2)):
             t(who, type="play", player=t.ids[who], card=item(f"{who}'s thing {n}", r.randint(0, 3)))
@@ -133,7 +133,7 @@ def test_a_carried_verdict_is_the_verdict_a_fresh_check_gives(edition, seed, ste
 def test_a_death_is_judged_without_reading_who_loots_first():
     # The looting order reads every player's level, but death is never refused for it: a
     # level change elsewhere at the table keeps a seat's verdict on dying (and its sheet).
-    t = Table("classic", "Ann", "Bob", "Cid")
+    t = Game("classic", "Ann", "Bob", "Cid")
     for who in ("Ann", "Bob", "Cid"):  # cards in front of everyone, as at a real table
         t(who, type="play", player=t.ids[who], card=item(f"{who}'s club", 1))
     before = freeze(t.state)

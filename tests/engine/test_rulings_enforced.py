@@ -164,7 +164,7 @@ def wizard_running(official=False, hand=4, *cards):
 
 def test_by_the_older_card_flight_cards_are_discarded_before_the_roll():
     g = wizard_running()
-    line = g.power("Ann", "wizard-flight", monster=0, from_hand=2, roll=6)
+    line = render(g.power("Ann", "wizard-flight", monster=0, from_hand=2, roll=6))
     assert "2 cards discarded" in line and "escapes" in line
     assert g.p("Ann")["hand"] == 2  # paid before the roll, even though 6 escapes anyway
 
@@ -178,7 +178,7 @@ def test_with_the_current_rulings_flight_cards_go_only_after_a_failed_roll():
                    from_hand=2, roll=6) == "wizard-flight-timing"
     assert verdict(g, "Ann", type="use_power", player=ann, power="wizard-flight", monster=0,
                    from_hand=2, roll=3) == "allowed"
-    line = g.power("Ann", "wizard-flight", monster=0, from_hand=2, roll=3)  # 3 failed; +2 makes 5
+    line = render(g.power("Ann", "wizard-flight", monster=0, from_hand=2, roll=3))  # 3 failed; +2 makes 5
     assert "after a failed roll of 3: +2 to it" in line and "escapes" in line
     assert g.p("Ann")["hand"] == 2
 
@@ -186,7 +186,7 @@ def test_with_the_current_rulings_flight_cards_go_only_after_a_failed_roll():
 def test_with_the_current_rulings_a_roll_the_app_makes_that_escapes_costs_no_card():
     g = wizard_running(official=True)
     g.seed = 5  # the app rolls a 5: away without the spell
-    line = g.power("Ann", "wizard-flight", monster=0, from_hand=2)
+    line = render(g.power("Ann", "wizard-flight", monster=0, from_hand=2))
     assert "no card discarded" in line and "escapes" in line and g.p("Ann")["hand"] == 4
 
 
@@ -194,10 +194,10 @@ def test_with_the_current_rulings_flight_takes_a_failed_roll_that_waits():
     # A Halfling Wizard's failed roll waits (a second try could roll it again): Flight's cards
     # may go on that very roll instead.
     g = wizard_running(True, 4, HALFLING)
-    line = g("host", type="run_away", player=g.ids["Ann"], monster=0, roll=3)
+    line = g.line("host", type="run_away", player=g.ids["Ann"], monster=0, roll=3)
     assert "unless a second try" in line
     assert g.refused_power("Ann", "wizard-flight", monster=0, from_hand=2, roll=4).rule == "wizard-flight-timing"
-    line = g.power("Ann", "wizard-flight", monster=0, from_hand=3)  # needs 6 (Halfling): 3 + 3
+    line = render(g.power("Ann", "wizard-flight", monster=0, from_hand=3))  # needs 6 (Halfling): 3 + 3
     assert "after a failed roll of 3: +3 to it" in line and "escapes" in line
     assert [e["escaped"] for e in g.stored["escapes"]] == [True]
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from companion import engine
 from companion.engine import Actor, BadAction, Forbidden
 from companion.engine.errors import TooFarBack
 from companion.engine.undo import Change, reverse_patch, take_back
@@ -17,7 +16,7 @@ from .driver import Game
 def change(g: Game, who: str, **action) -> Change:
     """Apply ``action`` as ``who`` and return the change as the store's log would hold it."""
     before = g.state
-    g.state, happened = engine.apply(before, action, g.actor(who))
+    happened = g(who, **action)
     return Change(actor_player=g.ids.get(who), undo_data=reverse_patch(before, g.state), event=happened)
 
 

@@ -5,19 +5,20 @@ house rule is that an undo does not buy a new roll: undo a run away and run away
 same fight, and the app's die shows the same number, with the same Bad Stuff after it. A new
 fight rolls afresh. A number typed in from a real die is taken as given.
 
-Each action here gets fresh randomness, as the store gives it (``Table``), and an undo puts
-back the stored state from before the action, as the store's undo does.
+Each action here gets fresh randomness, as the store gives it (``Game(seed=None)``), and an
+undo puts back the stored state from before the action, as the store's undo does
+(``g.undo_to``).
 """
 
 from __future__ import annotations
 
 import copy
 import json
-import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion import engine, rulebase
+from companion.engine.words import render
 
 from .driver import Game
 
@@ -28,30 +29,10 @@ WIZARD = {"kind": "class", "name": "Wizard"}
 THIEF = {"kind": "class", "name": "Thief"}
 
 
-class Table(Game):
-    """The in-memory game, each action with new randomness from the OS (the store's)."""
-
-    def __init__(self, *args, answer="event", **kwargs):
-        super().__init__(*args, answer=answer, **kwargs)
-
-    def __call__(self, who, **action):
-        self.seed = random.SystemRandom().getrandbits(64)
-        return super().__call__(who, **action)
-
-    def snapshot(self) -> dict:
-        return copy.deepcopy(self.state)
-
-    def undo_to(self, before: dict) -> None:
-        """What the store's undo does: the stored state before the change, all of it."""
-        self.state = copy.deepcopy(before)
-
-    def run(self, who="Ann", **extra) -> dict:
-        return self(who, type="run_away", player=self.ids[who], monster=0, **extra)
-
-
-def losing(monster=OGRE, *cards, level=None, g=None) -> Table:
-    """Ann fights ``monster`` (holding ``cards``, at ``level``) and cannot win: she must run."""
-    g = g or Table()
+def losing(monster=OGRE, *cards, level=None, g=None) -> Game:
+    """Ann fights ``monster`` (holding ``cards``, at ``level``) and cannot win: she must run.
+    The game (``g``, else a new one) rolls with fresh randomness at every action."""
+    g = g or Game(seed=None)
     if cards:
         g.play("Ann", *cards)
     if level is not None:
@@ -75,12 +56,12 @@ def test_the_ruling_is_in_the_rules_base_for_every_edition_with_its_citation():
 def test_undo_a_run_away_and_run_again_twenty_times_same_roll_same_outcome():
     g = losing()
     before = g.snapshot()
-    first = g.run()
+    first = g.run_away()
     after = g.snapshot()
     assert first["kind"] in ("escape", "caught")
     for _ in range(20):
         g.undo_to(before)
-        assert g.run() == first  # the same roll, the same words, the same Bad Stuff
+        assert g.run_away() == first  # the same roll, the same words, the same Bad Stuff
         assert g.state == after  # and the same table after it
 
 
@@ -91,7 +72,7 @@ def test_undo_does_not_reroll_the_bad_stuff_die_either():
     outcomes = set()
     for _ in range(20):
         g.undo_to(before)
-        outcomes.add(json.dumps(g.run(), sort_keys=True))
+        outcomes.add(json.dumps(g.run_away(), sort_keys=True))
         outcomes.add(json.dumps(g.state["players"], sort_keys=True))
     assert len(outcomes) == 2  # one event, one table: every time
 
@@ -99,7 +80,7 @@ def test_undo_does_not_reroll_the_bad_stuff_die_either():
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fight_rng=st.integers(0, 2**64 - 1), undo_rngs=st.lists(st.integers(0, 2**64 - 1), min_size=2, max_size=6))
 def test_whatever_the_randomness_of_each_undo_the_roll_is_the_fights(fight_rng, undo_rngs):
-    g = Game("classic", answer="event", seed=fight_rng)
+    g = Game("classic", seed=fight_rng)
     g("Ann", type="fight", player=g.ids["Ann"], monster=dict(OGRE))
     g("Ann", type="resolve")
     before = copy.deepcopy(g.state)
@@ -111,12 +92,12 @@ def test_whatever_the_randomness_of_each_undo_the_roll_is_the_fights(fight_rng, 
 
 
 def test_a_new_fight_rolls_afresh():
-    g = Table()
+    g = Game(seed=None)
     rolls, seeds = [], set()
     for _ in range(60):
         losing(g=g)
         seeds.add(g.stored["seed"])
-        rolls.append(g.run()["roll"])
+        rolls.append(g.run_away()["roll"])
         g("host", type="close_fight")
     assert len(seeds) == 60  # each fight its own dice
     assert len(set(rolls)) >= 4, rolls  # and they roll: 60 rolls, not one number again
@@ -125,12 +106,12 @@ def test_a_new_fight_rolls_afresh():
 def test_a_real_die_the_player_enters_is_taken_as_given():
     g = losing()
     before = g.snapshot()
-    app = g.run()["roll"]
+    app = g.run_away()["roll"]
     for roll in range(1, 7):
         g.undo_to(before)
-        assert g.run(roll=roll)["roll"] == roll
+        assert g.run_away(roll=roll)["roll"] == roll
     g.undo_to(before)
-    assert g.run()["roll"] == app  # the app's die is still the app's
+    assert g.run_away()["roll"] == app  # the app's die is still the app's
 
 
 def test_no_phone_sees_the_fights_dice():
@@ -142,7 +123,7 @@ def test_no_phone_sees_the_fights_dice():
 def test_the_halflings_second_try_is_rolled_once_too():
     g = losing(OGRE, HALFLING)
     g.hand("Ann", 3)
-    assert "unless a second try" in _line(g.run(roll=1))  # a real die failed: the second try waits
+    assert "unless a second try" in render(g.run_away(roll=1))  # a real die failed: the second try waits
     before = g.snapshot()
     first = g.power("Ann", "halfling-second-try", monster=0, from_hand=1)
     for _ in range(10):
@@ -150,18 +131,18 @@ def test_the_halflings_second_try_is_rolled_once_too():
         assert g.power("Ann", "halfling-second-try", monster=0, from_hand=1) == first
     # Let the first roll stand instead, undone and again: the same Bad Stuff.
     g.undo_to(before)
-    caught = g.run()
+    caught = g.run_away()
     g.undo_to(before)
-    assert g.run() == caught
+    assert g.run_away() == caught
 
 
 def test_flight_takes_the_run_away_roll_the_app_made_not_a_new_one():
     # With the current rulings Flight's cards go on a failed roll: undoing a run away and
     # casting Flight instead gets that same roll, with +1 a card.
-    g = losing(OGRE, WIZARD, g=Table("classic", official=True))
+    g = losing(OGRE, WIZARD, g=Game("classic", seed=None, official=True))
     g.hand("Ann", 4)
     before = g.snapshot()
-    roll = g.run()["roll"]
+    roll = g.run_away()["roll"]
     for _ in range(5):
         g.undo_to(before)
         g.power("Ann", "wizard-flight", monster=0, from_hand=1)
@@ -169,12 +150,12 @@ def test_flight_takes_the_run_away_roll_the_app_made_not_a_new_one():
 
 
 def test_a_theft_after_the_fight_is_rolled_once():
-    g = Table()
+    g = Game(seed=None)
     g.play("Bob", {"kind": "item", "name": "Sporky Spoon", "bonus": 1})
     g.play("Ann", THIEF)
     g.hand("Ann", 3)
     losing(g=g)
-    g.run()  # the fight is over; its dice still roll what is left of the turn
+    g.run_away()  # the fight is over; its dice still roll what is left of the turn
     before = g.snapshot()
     theft = dict(target=g.ids["Bob"], item=g.iid("Bob", "Sporky Spoon"), from_hand=1)
     first = g.power("Ann", "thief-theft", **theft)
@@ -184,7 +165,7 @@ def test_a_theft_after_the_fight_is_rolled_once():
 
 
 def test_a_theft_before_any_fight_is_rolled_once_whatever_the_undos():
-    g = Table()
+    g = Game(seed=None)
     g.state["dice_seed"] = "5eed"  # what the store draws when it makes the game
     g.play("Bob", {"kind": "item", "name": "Sporky Spoon", "bonus": 1})
     g.play("Ann", THIEF)
@@ -198,7 +179,7 @@ def test_a_theft_before_any_fight_is_rolled_once_whatever_the_undos():
         assert g.power("Ann", "thief-theft", **theft) == first
     games = {}
     for seed in range(40):  # the game's seed decides: tables get different dice
-        t = Table()
+        t = Game(seed=None)
         t.state["dice_seed"] = f"{seed:x}"
         t.play("Bob", {"kind": "item", "name": "Sporky Spoon", "bonus": 1})
         t.play("Ann", THIEF)
@@ -209,12 +190,6 @@ def test_a_theft_before_any_fight_is_rolled_once_whatever_the_undos():
 
 
 def test_the_games_dice_seed_is_never_shown():
-    g = Table()
+    g = Game(seed=None)
     g.state["dice_seed"] = "5eed"
     assert "dice_seed" not in engine.public_state(g.state)
-
-
-def _line(happened: dict) -> str:
-    from companion.engine.words import render
-
-    return render(happened)

@@ -48,15 +48,16 @@ assert_all_translated = partial(words_check.assert_all_translated, facts=FACT_KE
 
 # --- the game, driven through engine.apply -------------------------------------------------
 
-Table = partial(Game, code="WORDS2", answer="event", players="stored", refusal=EngineError,
-                record=FIGHT_ACTIONS, record_views=True)
+def fight_events_of(t: Game) -> list[dict]:
+    """The events of ``t``'s fight and help actions (not of a card played or a level set)."""
+    return [e for action, e in zip(t.actions, t.events) if action["type"] in FIGHT_ACTIONS]
 
 
 def monster(name, level, treasures=1, **extra):
     return {"kind": "monster", "name": name, "level": level, "treasures": treasures, **extra}
 
 
-def won_fight(t: Table) -> None:
+def won_fight(t: Game) -> None:
     """Ann fights with a bribed helper (an Elf: a level for helping) and wins; monsters join,
     one is charmed away, an enhancer and one-shots on both sides, an offer declined."""
     ann, bob, cid = t.ids["Ann"], t.ids["Bob"], t.ids["Cid"]
@@ -85,7 +86,7 @@ def won_fight(t: Table) -> None:
 def fight_events() -> tuple[list[dict], list[dict], dict]:
     """Each fight and help reducer driven once (once per words where it has several); the
     events, the public views along the way, and the state at the end."""
-    t = Table()
+    t = Game()
     ann = t.ids["Ann"]
     won_fight(t)
     # A lost fight: caught by one monster (levels and the card's own Bad Stuff), escaping another.
@@ -102,26 +103,26 @@ def fight_events() -> tuple[list[dict], list[dict], dict]:
     t("Ann", type="run_away", player=ann, monster=3, roll=6)
     t("Ann", type="run_away", player=ann, monster=4, roll=1)
     t("Ann", type="close_fight")
-    events, views = t.events, t.views
+    events, views = fight_events_of(t), t.views
 
     # Tails: a forced helper backs out once the fight is one for the win (a second monster
     # would take Ann to level 10), another helps of their own will.
-    t = Table("tails")
+    t = Game("tails")
     t("Ann", type="level", player=t.ids["Ann"], delta=7)
     t("Ann", type="fight", player=t.ids["Ann"], monster=monster("RAT", 9))
     t("host", type="help", player=t.ids["Bob"], forced=True)
     t("Cid", type="add_monster", monster=monster("BAT", 1))
     t("Bob", type="stop_helping")
     t("Cid", type="help", player=t.ids["Cid"])
-    events, views = events + t.events, views + t.views
+    events, views = events + fight_events_of(t), views + t.views
 
     # Oz: an ally is sacrificed instead of rolling.
-    t = Table("oz")
+    t = Game("oz")
     t("Ann", type="play", player=t.ids["Ann"], card={"kind": "ally", "name": "TOTO"})
     t("Ann", type="fight", player=t.ids["Ann"], monster=monster("WITCH", 18))
     t("Ann", type="resolve")
     t("Ann", type="sacrifice_ally", player=t.ids["Ann"])
-    return events + t.events, views + t.views, t.state
+    return events + fight_events_of(t), views + t.views, t.state
 
 
 EVENTS, VIEWS, _ = fight_events()
@@ -270,57 +271,57 @@ def test_who_could_help_the_bribes_and_the_breakdown_say_saids():
 def refusals() -> list[EngineError]:
     out = []
     rat = monster("RAT", 9, 2)
-    t = Table()
+    t = Game()
     ann, bob, cid = t.ids["Ann"], t.ids["Bob"], t.ids["Cid"]
-    out.append(t.refused("Bob", type="fight", player=bob, monster=rat))
-    out.append(t.refused("Ann", type="fight", player=ann, monster={"kind": "enhancer", "name": "X"}))
-    out.append(t.refused("Ann", type="fight", player=ann, monster={"kind": "monster", "name": "X"}))
-    out.append(t.refused("host", type="close_fight"))
+    out.append(t.refused("Bob", EngineError, type="fight", player=bob, monster=rat))
+    out.append(t.refused("Ann", EngineError, type="fight", player=ann, monster={"kind": "enhancer", "name": "X"}))
+    out.append(t.refused("Ann", EngineError, type="fight", player=ann, monster={"kind": "monster", "name": "X"}))
+    out.append(t.refused("host", EngineError, type="close_fight"))
     t.state["players"][0]["dead"] = True
-    out.append(t.refused("Ann", type="fight", player=ann, monster=rat))
+    out.append(t.refused("Ann", EngineError, type="fight", player=ann, monster=rat))
     t.state["players"][0]["dead"] = False
     t("Ann", type="fight", player=ann, monster=rat)
-    out.append(t.refused("Ann", type="fight", player=ann, monster=rat))
-    out.append(t.refused("Ann", type="enhance", monster=0, card={"kind": "one-shot", "name": "X"}))
-    out.append(t.refused("Ann", type="one_shot", side="players", card={"kind": "monster", "name": "X", "level": 1}))
-    out.append(t.refused("Ann", type="stop_helping"))
-    out.append(t.refused("Cid", type="resolve"))
-    out.append(t.refused("Ann", type="run_away", player=ann, monster=0, roll=3))
-    out.append(t.refused("Ann", type="help", player=ann))
-    out.append(t.refused("Cid", type="offer", to=bob, treasures=1))
-    out.append(t.refused("Ann", type="offer", to=bob, treasures=3))
-    out.append(t.refused("Ann", type="offer", to=bob, treasures=1, items=[999]))
-    out.append(t.refused("Ann", type="offer", to=bob, treasures=0))
-    out.append(t.refused("Bob", type="accept_offer", player=bob))
-    out.append(t.refused("Bob", type="decline_offer", player=bob))
-    out.append(t.refused("Ann", type="close_fight"))
-    out.append(t.refused("Ann", type="sacrifice_ally", player=ann))
+    out.append(t.refused("Ann", EngineError, type="fight", player=ann, monster=rat))
+    out.append(t.refused("Ann", EngineError, type="enhance", monster=0, card={"kind": "one-shot", "name": "X"}))
+    out.append(t.refused("Ann", EngineError, type="one_shot", side="players", card={"kind": "monster", "name": "X", "level": 1}))
+    out.append(t.refused("Ann", EngineError, type="stop_helping"))
+    out.append(t.refused("Cid", EngineError, type="resolve"))
+    out.append(t.refused("Ann", EngineError, type="run_away", player=ann, monster=0, roll=3))
+    out.append(t.refused("Ann", EngineError, type="help", player=ann))
+    out.append(t.refused("Cid", EngineError, type="offer", to=bob, treasures=1))
+    out.append(t.refused("Ann", EngineError, type="offer", to=bob, treasures=3))
+    out.append(t.refused("Ann", EngineError, type="offer", to=bob, treasures=1, items=[999]))
+    out.append(t.refused("Ann", EngineError, type="offer", to=bob, treasures=0))
+    out.append(t.refused("Bob", EngineError, type="accept_offer", player=bob))
+    out.append(t.refused("Bob", EngineError, type="decline_offer", player=bob))
+    out.append(t.refused("Ann", EngineError, type="close_fight"))
+    out.append(t.refused("Ann", EngineError, type="sacrifice_ally", player=ann))
     t.state["players"][2]["dead"] = True
-    out.append(t.refused("Cid", type="help", player=cid))
+    out.append(t.refused("Cid", EngineError, type="help", player=cid))
     t.state["players"][2]["dead"] = False
     t("Bob", type="help", player=bob)
-    out.append(t.refused("Cid", type="help", player=cid))
-    out.append(t.refused("Bob", type="stop_helping"))
+    out.append(t.refused("Cid", EngineError, type="help", player=cid))
+    out.append(t.refused("Bob", EngineError, type="stop_helping"))
     t("Ann", type="add_monster", monster=monster("OGRE", 30))
     t("Ann", type="remove_monster", monster=1)
     t("Ann", type="add_monster", monster=monster("TROLL", 30))
     t("Ann", type="resolve")
-    out.append(t.refused("Ann", type="add_monster", monster=rat))
-    out.append(t.refused("Ann", type="enhance", monster=0, card={"kind": "enhancer", "name": "X"}))
-    out.append(t.refused("Ann", type="one_shot", side="players", card={"kind": "one-shot", "name": "X"}))
-    out.append(t.refused("Ann", type="resolve"))
-    out.append(t.refused("Cid", type="help", player=cid))
-    out.append(t.refused("Cid", type="run_away", player=cid, monster=0, roll=3))
-    out.append(t.refused("Ann", type="run_away", player=ann, monster=1, roll=3))
+    out.append(t.refused("Ann", EngineError, type="add_monster", monster=rat))
+    out.append(t.refused("Ann", EngineError, type="enhance", monster=0, card={"kind": "enhancer", "name": "X"}))
+    out.append(t.refused("Ann", EngineError, type="one_shot", side="players", card={"kind": "one-shot", "name": "X"}))
+    out.append(t.refused("Ann", EngineError, type="resolve"))
+    out.append(t.refused("Cid", EngineError, type="help", player=cid))
+    out.append(t.refused("Cid", EngineError, type="run_away", player=cid, monster=0, roll=3))
+    out.append(t.refused("Ann", EngineError, type="run_away", player=ann, monster=1, roll=3))
     t("Ann", type="run_away", player=ann, monster=0, roll=6)
-    out.append(t.refused("Ann", type="run_away", player=ann, monster=0, roll=6))
+    out.append(t.refused("Ann", EngineError, type="run_away", player=ann, monster=0, roll=6))
     t.state["players"][0]["dead"] = True
-    out.append(t.refused("Ann", type="run_away", player=ann, monster=2, roll=6))
-    t = Table("oz")
+    out.append(t.refused("Ann", EngineError, type="run_away", player=ann, monster=2, roll=6))
+    t = Game("oz")
     t("Ann", type="fight", player=t.ids["Ann"], monster=monster("WITCH", 18))
-    out.append(t.refused("Ann", type="sacrifice_ally", player=t.ids["Ann"]))
+    out.append(t.refused("Ann", EngineError, type="sacrifice_ally", player=t.ids["Ann"]))
     t("Ann", type="resolve")
-    out.append(t.refused("Ann", type="sacrifice_ally", player=t.ids["Ann"]))
+    out.append(t.refused("Ann", EngineError, type="sacrifice_ally", player=t.ids["Ann"]))
     return out
 
 

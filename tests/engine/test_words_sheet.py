@@ -5,7 +5,6 @@ names a parameter the engine does not give falls back to English instead of fail
 from __future__ import annotations
 
 import re
-from functools import partial
 from pathlib import Path
 
 import pytest
@@ -18,7 +17,7 @@ from companion.engine import sheet as sheet_rules
 from companion.engine.reducers import sheet as sheet_reducers
 from companion.engine.words import EVENT_WORDS, english_plural, render
 
-from . import driver
+from .driver import Game
 
 CLASSIC, OZ, SKOOL, TAILS = (editions.get(e) for e in ("classic", "oz", "spell-skool", "tails"))
 PLACEHOLDER = re.compile(r"(%\(\w+\)s)")
@@ -76,10 +75,7 @@ def assert_complete(value) -> None:
     assert text and "%" not in text, text
 
 
-# ---------------------------------------------------------------- a game that records
-
-Game = partial(driver.Game, cast=("ANN", "BOB", "CID"), answer="event", players="stored",
-               refusal=EngineError)
+# ---------------------------------------------------------------- a game that plays and is refused everything
 
 
 def item(name, bonus=1, slot="other", **extra):
@@ -89,7 +85,7 @@ def item(name, bonus=1, slot="other", **extra):
 
 def play_everything() -> Game:
     """Drive every reducer of the sheet, and every variant of its words, once."""
-    g = Game()
+    g = Game("classic", "ANN", "BOB", "CID")
     ann, bob, cid = g.ids["ANN"], g.ids["BOB"], g.ids["CID"]
     g("ANN", type="play", player=ann, card=item("HELM", 1, "headgear"))              # equipped
     g("ANN", type="play", player=ann, card=item("HAT", 1, "headgear"))               # carried
@@ -128,44 +124,44 @@ def play_everything() -> Game:
 
 def refuse_everything() -> Game:
     """Every refusal the sheet's reducers make themselves."""
-    g = Game()
+    g = Game("classic", "ANN", "BOB", "CID")
     ann, bob = g.ids["ANN"], g.ids["BOB"]
-    g.refused("BOB", type="play", player=ann, card=item("SWORD"))                     # Forbidden
-    g.refused("ANN", type="play", player=ann, card={"kind": "monster", "name": "ORC", "level": 1})
-    g.refused("ANN", type="play", player=ann, card={"kind": "enhancer", "name": "HUGE", "bonus": 5})
+    g.refused("BOB", EngineError, type="play", player=ann, card=item("SWORD"))        # Forbidden
+    g.refused("ANN", EngineError, type="play", player=ann, card={"kind": "monster", "name": "ORC", "level": 1})
+    g.refused("ANN", EngineError, type="play", player=ann, card={"kind": "enhancer", "name": "HUGE", "bonus": 5})
     g("ANN", type="play", player=ann, card={"kind": "race", "name": "ELF"})
-    g.refused("ANN", type="equip", player=ann, instance=g.iid("ANN", "ELF"), equipped=True)
-    g.refused("ANN", type="give", player=ann, instance=g.iid("ANN", "ELF"), to=bob)
+    g.refused("ANN", EngineError, type="equip", player=ann, instance=g.iid("ANN", "ELF"), equipped=True)
+    g.refused("ANN", EngineError, type="give", player=ann, instance=g.iid("ANN", "ELF"), to=bob)
     g("ANN", type="play", player=ann, card=item("SWORD"))
-    g.refused("ANN", type="give", player=ann, instance=g.iid("ANN", "SWORD"), to=ann)
-    g.refused("ANN", type="sell", player=ann, instances=[])
-    g.refused("ANN", type="sell", player=ann, instances=[g.iid("ANN", "SWORD"), g.iid("ANN", "SWORD")])
+    g.refused("ANN", EngineError, type="give", player=ann, instance=g.iid("ANN", "SWORD"), to=ann)
+    g.refused("ANN", EngineError, type="sell", player=ann, instances=[])
+    g.refused("ANN", EngineError, type="sell", player=ann, instances=[g.iid("ANN", "SWORD"), g.iid("ANN", "SWORD")])
     g("BOB", type="play", player=bob, card=item("GEM", gold=1000))
-    g.refused("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")])         # not BOB's turn
+    g.refused("BOB", EngineError, type="sell", player=bob, instances=[g.iid("BOB", "GEM")])  # not BOB's turn
     g("ANN", type="fight", player=ann, monster={"kind": "monster", "name": "RAT", "level": 1})
-    g.refused("ANN", type="play", player=ann, card=item("AXE"))
-    g.refused("ANN", type="play", player=ann, card={"kind": "one-shot", "name": "POTION", "bonus": 2})
-    g.refused("ANN", type="equip", player=ann, instance=g.iid("ANN", "SWORD"), equipped=False)
-    g.refused("ANN", type="give", player=ann, instance=g.iid("ANN", "SWORD"), to=bob)
-    g.refused("ANN", type="sell", player=ann, instances=[g.iid("ANN", "SWORD")])
+    g.refused("ANN", EngineError, type="play", player=ann, card=item("AXE"))
+    g.refused("ANN", EngineError, type="play", player=ann, card={"kind": "one-shot", "name": "POTION", "bonus": 2})
+    g.refused("ANN", EngineError, type="equip", player=ann, instance=g.iid("ANN", "SWORD"), equipped=False)
+    g.refused("ANN", EngineError, type="give", player=ann, instance=g.iid("ANN", "SWORD"), to=bob)
+    g.refused("ANN", EngineError, type="sell", player=ann, instances=[g.iid("ANN", "SWORD")])
     g("CID", type="die", player=g.ids["CID"])
-    g.refused("CID", type="play", player=g.ids["CID"], card=item("AXE"))
-    g.refused("BOB", type="give", player=bob, instance=g.iid("BOB", "GEM"), to=g.ids["CID"])
-    g.refused("CID", type="die", player=g.ids["CID"])                                 # already dead
+    g.refused("CID", EngineError, type="play", player=g.ids["CID"], card=item("AXE"))
+    g.refused("BOB", EngineError, type="give", player=bob, instance=g.iid("BOB", "GEM"), to=g.ids["CID"])
+    g.refused("CID", EngineError, type="die", player=g.ids["CID"])                    # already dead
     g("ANN", type="resolve")                                                         # SWORD wins
     g("ANN", type="end_turn", player=ann)                                            # BOB's turn
     g("BOB", type="play", player=bob, card=item("RING", gold=600))
-    g.refused("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
+    g.refused("BOB", EngineError, type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
              doubled=g.iid("BOB", "GEM"))                                             # no Halfling
     g("BOB", type="play", player=bob, card={"kind": "race", "name": "HALFLING"})
     g("BOB", type="sell", player=bob, instances=[g.iid("BOB", "RING")], doubled=g.iid("BOB", "RING"))
-    g.refused("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
+    g.refused("BOB", EngineError, type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
              doubled=g.iid("BOB", "GEM"))                                             # twice
     g("BOB", type="play", player=bob, card=item("PEBBLE", gold=None))
-    g.refused("BOB", type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
+    g.refused("BOB", EngineError, type="sell", player=bob, instances=[g.iid("BOB", "GEM")],
              doubled=g.iid("BOB", "PEBBLE"))                                          # not sold
     g("ANN", type="play", player=bob, card={"kind": "curse", "name": "RUST", "lose_slot": "any"})
-    g.refused("BOB", type="give", player=bob, instance=g.iid("BOB", "GEM"), to=ann)    # BOB picks
+    g.refused("BOB", EngineError, type="give", player=bob, instance=g.iid("BOB", "GEM"), to=ann)  # BOB picks
     return g
 
 

@@ -49,13 +49,12 @@ assert_all_translated = partial(words_check.assert_all_translated, facts=FACT_KE
 
 # --- the game, driven through engine.apply -------------------------------------------------
 
-Table = partial(Game, code="WORDS1", answer="event", refusal=EngineError)
 HOUSE = {"kind": "monster", "name": "Tax Collector", "level": 4, "treasures": 1}
 
 
 def table_events() -> list[dict]:
     """Each reducer of the table and the house cards, driven once (twice where it has two words)."""
-    t = Table()
+    t = Game()
     ann, bob, cid = t.ids["Ann"], t.ids["Bob"], t.ids["Cid"]
     t("Ann", type="level", player=ann, delta=2)
     t("Ann", type="gear", player=ann, delta=3)
@@ -123,39 +122,39 @@ def table_refusals() -> list[EngineError]:
             fn(*args, **kwargs)
         out.append(caught.value)
 
-    t = Table()
+    t = Game()
     ann, bob = t.ids["Ann"], t.ids["Bob"]
     # core: seats, fights, levels
-    out.append(t.refused("Bob", type="level", player=ann, delta=1))  # own
-    out.append(t.refused("host", type="resolve"))  # current_fight
-    out.append(t.refused("Ann", type="level", player=ann, delta=-1))  # level-minimum
-    out.append(t.refused("Ann", type="level", player=ann, delta=9))  # level 10 by adjusting
+    out.append(t.refused("Bob", EngineError, type="level", player=ann, delta=1))  # own
+    out.append(t.refused("host", EngineError, type="resolve"))  # current_fight
+    out.append(t.refused("Ann", EngineError, type="level", player=ann, delta=-1))  # level-minimum
+    out.append(t.refused("Ann", EngineError, type="level", player=ann, delta=9))  # level 10 by adjusting
     t("Ann", type="level", player=ann, delta=8)
-    out.append(t.refused("Ann", type="level", player=ann, delta=1, source="card"))
-    out.append(t.refused("Ann", type="level", player=ann, delta=1, source="sell"))
+    out.append(t.refused("Ann", EngineError, type="level", player=ann, delta=1, source="card"))
+    out.append(t.refused("Ann", EngineError, type="level", player=ann, delta=1, source="sell"))
     ctx = Context(edition=engine.actions.editions.get("classic"), resolve=None, rng=random.Random(1))
     catch(ctx.card, t.state, None)
     # the table
-    out.append(t.refused("Ann", type="level", player=ann, delta=0))
+    out.append(t.refused("Ann", EngineError, type="level", player=ann, delta=0))
     t("Ann", type="gear", player=ann, delta=50)
-    out.append(t.refused("Ann", type="gear", player=ann, delta=50))
-    out.append(t.refused("Bob", type="set_turn", player=bob))
-    out.append(t.refused("Bob", type="end_turn", player=bob))
+    out.append(t.refused("Ann", EngineError, type="gear", player=ann, delta=50))
+    out.append(t.refused("Bob", EngineError, type="set_turn", player=bob))
+    out.append(t.refused("Bob", EngineError, type="end_turn", player=bob))
     t("Ann", type="fight", player=ann, monster={"kind": "monster", "name": "Blob", "level": 1})
-    out.append(t.refused("host", type="set_turn", player=bob))
-    out.append(t.refused("Ann", type="end_turn", player=ann))
+    out.append(t.refused("host", EngineError, type="set_turn", player=bob))
+    out.append(t.refused("Ann", EngineError, type="end_turn", player=ann))
     t("host", type="close_fight")
     t("Bob", type="die", player=bob)
-    out.append(t.refused("Bob", type="set_hand", player=bob, count=5))
-    out.append(t.refused("Bob", type="level", player=bob, delta=1))  # dead-no-cards
-    out.append(t.refused("Ann", type="set_variant", variant="faster_play", on=True))
-    out.append(t.refused("host", type="set_variant", variant="shared_victory", on=True))  # not in classic
-    out.append(t.refused("Bob", type="rename", player=bob, name="ANN"))
-    out.append(t.refused("Ann", type="remove_player", player=bob))
-    out.append(t.refused("Ann", type="lock_table", locked=True))
+    out.append(t.refused("Bob", EngineError, type="set_hand", player=bob, count=5))
+    out.append(t.refused("Bob", EngineError, type="level", player=bob, delta=1))  # dead-no-cards
+    out.append(t.refused("Ann", EngineError, type="set_variant", variant="faster_play", on=True))
+    out.append(t.refused("host", EngineError, type="set_variant", variant="shared_victory", on=True))  # not in classic
+    out.append(t.refused("Bob", EngineError, type="rename", player=bob, name="ANN"))
+    out.append(t.refused("Ann", EngineError, type="remove_player", player=bob))
+    out.append(t.refused("Ann", EngineError, type="lock_table", locked=True))
     # house cards
     t("host", type="add_house_card", card=HOUSE)
-    out.append(t.refused("host", type="add_house_card", card=HOUSE))
+    out.append(t.refused("host", EngineError, type="add_house_card", card=HOUSE))
     catch(house._house_card, t.state, "not a card")
     catch(house._house_card, t.state, dict(HOUSE, name="!!"))
     catch(house._house_card, t.state, dict(HOUSE, unknown=["level"]))
@@ -183,9 +182,9 @@ def table_refusals() -> list[EngineError]:
     catch(choice_field, {"source": "luck"}, "source", ("kill", "card"))
     # apply
     catch(engine.apply, t.state, {"type": "level", "player": ann, "delta": 1}, Actor())
-    won = Table()
+    won = Game()
     won("Ann", type="level", player=won.ids["Ann"], delta=9, source="kill")
-    out.append(won.refused("Bob", type="level", player=won.ids["Bob"], delta=1))  # game-over
+    out.append(won.refused("Bob", EngineError, type="level", player=won.ids["Bob"], delta=1))  # game-over
     return out
 
 
