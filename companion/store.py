@@ -6,8 +6,9 @@ tapping at once therefore never lose an update, and a refused action writes noth
 
 Each event keeps what undo needs, compactly: a reverse JSON Patch (RFC 6902) from the state
 after the change back to the state before it, over the parts undo restores. The database so
-grows by about the size of a change, not the size of the game. (Events written before this
-format hold the whole state before them; undo reads both.)
+grows by about the size of a change, not the size of the game. Events and log lines are data
+(``engine.words``): the web layer puts them into the reader's language, the store writes no
+words. (Rows in older forms are brought to these once, by migration 0004.)
 
 Undo never takes back the id counter or the log: player ids and card instance ids are never
 reused, and the history stays honest.
@@ -48,7 +49,7 @@ from companion.engine.core import SEATING
 from companion.engine.errors import TooLarge
 from companion.engine.undo import Change, reverse_patch, take_back
 from companion.engine.frozen import SharedWrite, cow_root, freeze_like, settle
-from companion.engine.words import N_, event, event_words, in_log, render, said
+from companion.engine.words import N_, in_log, render, said
 
 log = logging.getLogger(__name__)
 
@@ -67,16 +68,6 @@ COMPACT_EVERY = 100  # versions between compactions of a game's log (done inside
 COMPACTED = "null"  # an event's patch once compacted: it can no longer be undone
 EVENT_ROW_BYTES = 48  # an event row's fixed columns (ids, flags, time), counted in log_bytes
 FREES_SPACE = frozenset({"remove_house_card"})  # actions never refused at the bound, nor undo
-
-
-event_words("note", N_("%(text)s"))  # a line written before events were data
-
-
-def as_event(value: Any) -> dict:
-    """An event from what a change returned (an event, or a line from before events)."""
-    if isinstance(value, dict) and "kind" in value:
-        return value
-    return event("note", text=str(value))
 
 
 def _now() -> datetime:
@@ -116,11 +107,9 @@ class Event(SQLModel, table=True):
     actor_player: int | None = None
     actor_host: bool = False
     action: str  # JSON
-    text: str  # the event in English, for logs and for readers of old databases
-    data: str | None = None  # JSON: the event as data (engine/words.py); words are made when read
-    # JSON: what undo needs. A reverse JSON Patch (a list), or, in events written before
-    # patches, the whole state before the change (an object), or ``null`` (COMPACTED) once
-    # undo can no longer reach it. The name is kept so older databases keep working.
+    data: str  # JSON: the event as data (engine/words.py); words are made when read
+    # JSON: what undo needs: a reverse JSON Patch (a list), or ``null`` (COMPACTED) once undo
+    # can no longer reach it. The name is the column's since the first schema.
     state_before: str
     undone: bool = False
     created_at: datetime = Field(default_factory=_now)
@@ -154,9 +143,9 @@ class Busy(StoreError):
     retry_after = 1
 
 
-def event_bytes(action: str, text_: str, data: str | None, patch: str) -> int:
-    """What an event row stores, as ``game.log_bytes`` counts it (its JSON is ASCII)."""
-    return len(action) + len(text_.encode()) + len(data or "") + len(patch) + EVENT_ROW_BYTES
+def event_bytes(action: str, data: str, patch: str) -> int:
+    """What an event row stores, as ``game.log_bytes`` counts it."""
+    return len(action) + len(data) + len(patch) + EVENT_ROW_BYTES
 
 
 # The statements every tap runs, built once as SQLAlchemy Core (the ORM's select builds and
@@ -283,6 +272,37 @@ class Changed:
     seats: tuple[tuple[int, str], ...] = ()  # (player id, token hash) of seats taken
     dropped_seats: tuple[int, ...] = ()  # player ids whose seats go (an undone join)
     undoes: int | None = None  # the event row an undo takes back
+
+
+@dataclass(frozen=True)
+class _Rows:
+    """One change as the store writes it: JSON for the game row and the event row."""
+
+    state: str  # the state without its house cards
+    house: str | None  # the house cards, None when unchanged (their column is not written)
+    house_bytes: int  # the house cards' size as stored, changed or not
+    action: str
+    event: str
+    patch: str  # the reverse patch undo applies
+
+    @property
+    def event_bytes(self) -> int:
+        return event_bytes(self.action, self.event, self.patch)
+
+
+def _next_version(before: dict, changed: Changed, *, kind: str, actor: Actor, version: int) -> dict:
+    """The changed state settled as the next version: the chronicle recorded, the version and
+    the id counter moved on, the event appended to the log."""
+    new, happened = changed.state, changed.event
+    if kind != "undo":  # an undo's reverse patch restores the chronicle itself
+        chronicle.record(before, new, happened)
+    new["version"] = version + 1
+    # Ids only ever go up, whatever a change (an undo) restored.
+    new["next_id"] = max(new.get("next_id", 1), before.get("next_id", 1))
+    if in_log(happened):  # a count corrected by hand writes none (engine/words.py)
+        new["log"] = (new.get("log", []) + [{
+            "seq": version + 1, "actor": "host" if actor.host else actor.player, "event": happened}])[-LOG_KEEP:]
+    return new
 
 
 @dataclass(frozen=True)
@@ -483,39 +503,38 @@ class Store:
             game = self._game(session, code)
             rows = session.exec(select(Event).where(Event.game_id == game.id)
                                 .order_by(Event.id.desc()).limit(limit)).all()
-            return [{"version": e.version, "kind": e.kind, "text": e.text, "undone": e.undone,
-                     "event": jsontext.loads(e.data) if e.data else {"kind": "note", "text": e.text},
+            return [{"version": e.version, "kind": e.kind, "undone": e.undone, "event": jsontext.loads(e.data),
                      "actor_player": e.actor_player, "actor_host": e.actor_host,
                      "at": e.created_at.isoformat()} for e in rows]
 
     def with_undo_log(self, code: str) -> tuple[dict, list[tuple[int, str, dict, Any]]]:
         """The game's state and, read in the same transaction, every event up to its version in
-        order: (version, kind, event, the reverse patch or old state undo applies) for the
+        order: (version, kind, event, the reverse patch undo applies) for the
         timeline (``companion.web.timeline``)."""
         with self._session() as session:
             game = self._game(session, code)
             state = _joined(game.state, game.house_cards)
             state["version"] = game.version
             rows = session.exec(
-                select(Event.version, Event.kind, Event.data, Event.text, Event.state_before)
+                select(Event.version, Event.kind, Event.data, Event.state_before)
                 .where(Event.game_id == game.id, Event.version <= game.version)
                 .order_by(Event.version)).all()
-        return state, [(version, kind, jsontext.loads(data) if data else {"kind": "note", "text": text},
-                        jsontext.loads(before)) for version, kind, data, text, before in rows]
+        return state, [(version, kind, jsontext.loads(data), jsontext.loads(before))
+                       for version, kind, data, before in rows]
 
     def event_sizes(self, code: str) -> list[int]:
         """Bytes each event row stores (for the growth benchmark)."""
         with self._session() as session:
             game = self._game(session, code)
             rows = session.exec(select(Event).where(Event.game_id == game.id).order_by(Event.id)).all()
-            return [event_bytes(e.action, e.text, e.data, e.state_before) for e in rows]
+            return [event_bytes(e.action, e.data, e.state_before) for e in rows]
 
     def stored_bytes(self, code: str) -> tuple[int, int]:
         """(what the game stores as its row counts it: state, house cards and ``log_bytes``,
         the same counted afresh from its events), for tests and benchmarks."""
         with self._session() as session:
             game = self._game(session, code)
-            rows = session.exec(select(Event.action, Event.text, Event.data, Event.state_before)
+            rows = session.exec(select(Event.action, Event.data, Event.state_before)
                                 .where(Event.game_id == game.id)).all()
             counted = sum(event_bytes(*row) for row in rows)
             held = len(game.state) + len(game.house_cards or "")
@@ -577,75 +596,82 @@ class Store:
         for attempt in range(RETRIES):
             with self._session() as session:
                 if attempt == 0 and read is not None and read.state["code"] == code.upper():
-                    game_id, game_code, version, before = (read.game_id, read.state["code"],
-                                                           read.state["version"], read.state)
+                    game_id, game_code, version = read.game_id, read.state["code"], read.state["version"]
+                    before = read.state
                 else:
                     game_id, game_code, version, before = self._current(session, code)
                 # ``before`` is frozen and shared: the change works on its own copy.
-                changed = change(before, session)
-                new, happened = changed.state, as_event(changed.event)
-                if kind != "undo":  # an undo's reverse patch restores the chronicle itself
-                    chronicle.record(before, new, happened)
-                text = render(happened)
-                new["version"] = version + 1
-                # Ids only ever go up, whatever a change (an undo) restored.
-                new["next_id"] = max(new.get("next_id", 1), before.get("next_id", 1))
-                if in_log(happened):  # a count corrected by hand writes none (engine/words.py)
-                    new["log"] = (new.get("log", []) + [{
-                        "seq": version + 1, "actor": "host" if actor.host else actor.player,
-                        "event": happened, "text": text}])[-LOG_KEEP:]
-                new_json, house_json = _split(new, before)
-                house_bytes = (self._house_bytes.get(game_code) or 0) if house_json is None else len(house_json)
-                if len(new_json) + house_bytes > MAX_STATE_BYTES:
-                    raise TooLarge(N_("That would make this game larger than %(kb)s KB, the most a "
-                                      "game may hold. Remove some house cards first."),
-                                   kb=MAX_STATE_BYTES // 1000)
-                action_json, data_json = jsontext.dumps(action), jsontext.dumps(happened)
-                patch_json = jsontext.dumps(reverse_patch(before, new))
-                added = event_bytes(action_json, text, data_json, patch_json)
+                changed = change(before, session)  # the action is valid past this line
                 # The bound rides on the compare-and-swap: no query of its own.
                 bounded = kind != "undo" and not (isinstance(action, dict) and action.get("type") in FREES_SPACE)
-                result = session.connection().execute(_write_game(house_json is not None, bounded), {
-                    "w_id": game_id, "w_version": version, "w_state": new_json, "w_house": house_json,
-                    "w_next": version + 1, "w_at": _now(), "w_added": added,
-                    "w_room": self.max_game_bytes - added - len(new_json) - house_bytes})
-                if result.rowcount != 1:
+                new = _next_version(before, changed, kind=kind, actor=actor, version=version)
+                rows = self._rows(game_code, before, new, changed.event, action)
+                if not self._swap(session, game_id, version, rows, bounded):
                     session.rollback()
                     if bounded and session.exec(select(Game.version).where(Game.id == game_id)).one() == version:
                         raise _too_large_game(self.max_game_bytes)  # not a lost race: the bound
                     time.sleep(min(0.002 * attempt, 0.05))
                     continue
-                # A plain INSERT (no ORM object to track and flush): an event is written once.
-                session.connection().execute(_INSERT_EVENT, dict(
-                    game_id=game_id, version=version + 1, kind=kind, actor_player=actor.player,
-                    actor_host=actor.host, action=action_json, text=text,
-                    data=data_json, state_before=patch_json, undone=False, created_at=_now()))
-                if (version + 1) % COMPACT_EVERY == 0 and "chronicle" in new:
-                    self._compact(session, game_id)
-                for pid, token_digest in changed.seats:
-                    session.add(Seat(game_id=game_id, player_id=pid, token_hash=token_digest))
-                for pid in changed.dropped_seats:
-                    session.exec(delete(Seat).where(Seat.game_id == game_id, Seat.player_id == pid))
-                if changed.undoes is not None:  # same transaction: two undos never take back one change twice
-                    session.exec(update(Event).where(Event.id == changed.undoes).values(undone=True))
-                if self._notify:  # delivered to every process's listener when this commits
-                    session.connection().execute(_NOTIFY, {"payload": f"{game_code}:{version + 1}"})
+                self._append(session, game_id, game_code, new["version"], kind, actor, rows, changed)
                 session.commit()
-            # What the next readers of this version get: the new state itself, frozen, sharing
-            # every part the change did not touch with the last version (not parsed back: the
-            # engine writes JSON's own types, which tests/test_fuzz.py checks against a fresh
-            # read of the row).
-            if house_json is None:
-                new["house_cards"] = before.get("house_cards", [])
-            self._house_bytes.put(game_code, house_bytes)
-            new = self._states.put(game_code, version + 1, new)
-            if self.check_kept:
-                wrong = _not_as_parsed(new, _joined(new_json, house_json or jsontext.dumps(new["house_cards"])))
-                if wrong is not None:
-                    raise TypeError(f"the engine wrote a value JSON would read back otherwise, at {wrong}")
-            self.doorbell.ring(game_code, version + 1)
-            return new, happened
+            new = self._keep(game_code, before, new, rows)
+            self.doorbell.ring(game_code, new["version"])
+            return new, changed.event
         raise Busy(N_("The table is very busy; try again in a moment."))
+
+    def _rows(self, game_code: str, before: dict, new: dict, happened: dict, action: Any) -> _Rows:
+        """What the change writes, as JSON; refused (``TooLarge``) past what a state may hold."""
+        state_json, house_json = _split(new, before)
+        house_bytes = (self._house_bytes.get(game_code) or 0) if house_json is None else len(house_json)
+        if len(state_json) + house_bytes > MAX_STATE_BYTES:
+            raise TooLarge(N_("That would make this game larger than %(kb)s KB, the most a "
+                              "game may hold. Remove some house cards first."), kb=MAX_STATE_BYTES // 1000)
+        return _Rows(state_json, house_json, house_bytes, action=jsontext.dumps(action),
+                     event=jsontext.dumps(happened), patch=jsontext.dumps(reverse_patch(before, new)))
+
+    def _swap(self, session: Session, game_id: int, version: int, rows: _Rows, bounded: bool) -> bool:
+        """The compare-and-swap UPDATE of the game row: False if another change came first (or,
+        ``bounded``, if the game would pass what it may store)."""
+        added = rows.event_bytes
+        result = session.connection().execute(_write_game(rows.house is not None, bounded), {
+            "w_id": game_id, "w_version": version, "w_state": rows.state, "w_house": rows.house,
+            "w_next": version + 1, "w_at": _now(), "w_added": added,
+            "w_room": self.max_game_bytes - added - len(rows.state) - rows.house_bytes})
+        return result.rowcount == 1
+
+    def _append(self, session: Session, game_id: int, game_code: str, version: int, kind: str,
+                actor: Actor, rows: _Rows, changed: Changed) -> None:
+        """In the same transaction as the swap: the event row, the seats the change takes or
+        drops, the event an undo takes back, compaction when due, and PostgreSQL's notify."""
+        # A plain INSERT (no ORM object to track and flush): an event is written once.
+        session.connection().execute(_INSERT_EVENT, dict(
+            game_id=game_id, version=version, kind=kind, actor_player=actor.player,
+            actor_host=actor.host, action=rows.action, data=rows.event, state_before=rows.patch,
+            undone=False, created_at=_now()))
+        if version % COMPACT_EVERY == 0 and "chronicle" in changed.state:
+            self._compact(session, game_id)
+        for pid, token_digest in changed.seats:
+            session.add(Seat(game_id=game_id, player_id=pid, token_hash=token_digest))
+        for pid in changed.dropped_seats:
+            session.exec(delete(Seat).where(Seat.game_id == game_id, Seat.player_id == pid))
+        if changed.undoes is not None:  # same transaction: two undos never take back one change twice
+            session.exec(update(Event).where(Event.id == changed.undoes).values(undone=True))
+        if self._notify:  # delivered to every process's listener when this commits
+            session.connection().execute(_NOTIFY, {"payload": f"{game_code}:{version}"})
+
+    def _keep(self, game_code: str, before: dict, new: dict, rows: _Rows) -> dict:
+        """The new state as the next readers of its version get it: itself, frozen, sharing
+        every part the change did not touch with the last version (not parsed back: the engine
+        writes JSON's own types, which ``check_kept`` compares under tests)."""
+        if rows.house is None:
+            new["house_cards"] = before.get("house_cards", [])
+        self._house_bytes.put(game_code, rows.house_bytes)
+        new = self._states.put(game_code, new["version"], new)
+        if self.check_kept:
+            wrong = _not_as_parsed(new, _joined(rows.state, rows.house or jsontext.dumps(new["house_cards"])))
+            if wrong is not None:
+                raise TypeError(f"the engine wrote a value JSON would read back otherwise, at {wrong}")
+        return new
 
     def apply(self, code: str, action: Any, actor: Actor, **engine_kwargs) -> dict:
         new, _event = self.apply_event(code, action, actor, **engine_kwargs)
@@ -727,7 +753,7 @@ class Store:
                                 .order_by(Event.id.desc()).limit(1)).first()
             taken = None if last is None else Change(
                 actor_player=last.actor_player, undo_data=jsontext.loads(last.state_before),
-                event=jsontext.loads(last.data) if last.data else {"kind": "note", "text": last.text})
+                event=jsontext.loads(last.data))
             restored, happened = take_back(state, taken, actor)
             # An undone join takes its seat row, and so its token, with it.
             present = {p["id"] for p in restored["players"]}

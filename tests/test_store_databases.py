@@ -23,6 +23,7 @@ from sqlalchemy.exc import OperationalError
 
 from companion import engine, migrations
 from companion.engine import Actor
+from companion.engine.undo import reverse_patch
 from companion.store import Busy, StorageFull, Store, _storage_error, token_hash
 
 BOTH_DATABASES = True
@@ -59,7 +60,7 @@ def schema(url: str) -> dict:
         eng.dispose()
 
 
-EVENT_COLUMNS = sorted(["id", "game_id", "version", "kind", "actor_player", "actor_host", "action", "text",
+EVENT_COLUMNS = sorted(["id", "game_id", "version", "kind", "actor_player", "actor_host", "action",
                         "data", "state_before", "undone", "created_at"])
 
 
@@ -135,7 +136,55 @@ def test_an_old_style_sqlite_file_is_stamped_upgraded_and_its_games_keep_working
     assert schema(url) == found
 
 
+def test_old_whole_states_become_patches_that_undo_walks_back_through(tmp_path):
+    """Two joins stored as whole states, then a level stored as a patch (as the app wrote them
+    before and after patches): after the migration, undo takes all three back in turn."""
+    empty = engine.new_game("OLDGAME", "classic")
+    with_ann = json.loads(json.dumps(empty))
+    ann = engine.add_player(with_ann, "Ann", "female")
+    both = json.loads(json.dumps(with_ann))
+    bob = engine.add_player(both, "Bob", "male")
+    levelled = json.loads(json.dumps(both))
+    levelled["players"][1]["level"] = 2
+    levelled["version"] = 3
+    rows = [(1, "join", "Ann joins the table", None, json.dumps(empty)),
+            (2, "join", "Bob joins the table", None, json.dumps(with_ann)),
+            (3, "action", "Bob: level 1 to 2", json.dumps({"kind": "level", "player": bob}),
+             json.dumps(reverse_patch(both, levelled)))]
+    path = tmp_path / "old.db"
+    with sqlite3.connect(path) as db:
+        db.executescript(OLD_SQLITE_SCHEMA)
+        db.execute("INSERT INTO game VALUES (1, 'OLDGAME', 'classic', 3, ?, ?, '2024-01-01 00:00:00', "
+                   "'2024-01-01 00:00:00')", (json.dumps(levelled), token_hash("old-host")))
+        db.execute("ALTER TABLE event ADD COLUMN data VARCHAR")
+        for version, kind, line, data, before in rows:
+            db.execute("INSERT INTO event (game_id, version, kind, actor_player, actor_host, action, text, "
+                       "state_before, undone, created_at, data) VALUES (1, ?, ?, NULL, 1, '{}', ?, ?, 0, "
+                       "'2024-01-01 00:00:00', ?)", (version, kind, line, before, data))
+    db.close()
+    store = Store(f"sqlite:///{path}")
+    try:
+        with store.engine.connect() as connection:
+            patches = [json.loads(p) for p in connection.execute(
+                text("SELECT state_before FROM event ORDER BY version")).scalars()]
+        assert all(isinstance(p, list) for p in patches)
+        host = Actor(host=True)
+        assert [p["level"] for p in store.undo("OLDGAME", host)["players"]] == [1, 1]
+        assert [p["id"] for p in store.undo("OLDGAME", host)["players"]] == [ann]
+        assert store.undo("OLDGAME", host)["players"] == []
+    finally:
+        store.close()
+
+
 def _check_old_game_works(store: Store, pid: int) -> None:
+    # Migrated once: the English line is an event, the whole state a patch, the log line data.
+    with store.engine.connect() as connection:
+        data, patch = connection.execute(text("SELECT data, state_before FROM event")).one()
+        stored = json.loads(connection.execute(text("SELECT state FROM game")).scalar())
+    assert json.loads(data) == {"kind": "note", "text": "Ann joins the table"}
+    assert isinstance(json.loads(patch), list)
+    assert stored["log"] == [{"seq": 1, "actor": None, "event": {"kind": "note", "text": "Ann joins the table"}}]
+    assert store.stored_bytes("OLDGAME")[0] == store.stored_bytes("OLDGAME")[1]  # log_bytes counted again
     assert store.version("oldgame") == 1
     ann = store.actor_for("OLDGAME", "ann-token")
     assert ann == Actor(player=pid)

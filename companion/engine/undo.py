@@ -35,9 +35,8 @@ class Change:
     """The change undo would take back, as the store's log holds it."""
 
     actor_player: int | None  # who made it (None: the host, or a join)
-    # What undo restores from: the reverse patch (a list); the whole state before it (a dict,
-    # games from before patches); None once compacted (too old to take back).
-    undo_data: list | dict | None
+    # What undo restores from: the reverse patch; None once compacted (too old to take back).
+    undo_data: list | None
     event: dict  # what happened (words.py), named in the undo's own event
 
 
@@ -123,7 +122,7 @@ def _diff(before: Any, after: Any, path: str, ops: list[dict]) -> None:
         ops.append({"op": "replace", "path": path, "value": before})
 
 
-def restore(current: dict, stored: dict | list, *, in_place: bool = False) -> dict:
+def restore(current: dict, stored: list | None, *, in_place: bool = False) -> dict:
     """The state before an event, from the current state and what the event stored.
 
     Undo is a strict stack, so the current state is always the state right after the event
@@ -132,11 +131,8 @@ def restore(current: dict, stored: dict | list, *, in_place: bool = False) -> di
     """
     if stored is None:  # compacted (COMPACTED): what came before cannot be rebuilt from it
         raise jsonpatch.InvalidJsonPatch("this event's patch was compacted")
-    if isinstance(stored, dict):  # an event written before patches: the whole state before it
-        restored = stored
-    else:
-        doc = _undoable(current) if in_place else copy_state(_undoable(current))
-        restored = jsonpatch.apply_patch(doc, stored, in_place=True)
+    doc = _undoable(current) if in_place else copy_state(_undoable(current))
+    restored = jsonpatch.apply_patch(doc, stored, in_place=True)
     for key in NOT_UNDONE:
         if key in current:
             restored[key] = current[key]
