@@ -79,7 +79,7 @@ def raise_open_file_limit() -> int | None:
 
 
 def _site_url(app, host: str, port: int) -> str:
-    from .web.common import lan_address
+    from .web.invite import lan_address
 
     configured = app.config.get("COMPANION_PUBLIC_URL")
     if configured:

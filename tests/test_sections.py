@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion import engine
 from companion.engine import Actor
-from companion.web.common import store
+from companion.web.games import store
 from companion.web.sections import Only, SectionInputError
 
 from .conftest import Table

@@ -9,7 +9,9 @@ from companion import engine
 from companion.engine import Actor, Forbidden
 from companion.engine.words import N_
 
-from .common import bearer_token, join_url, normal_code, read_json_object, store
+from .games import bearer_token, normal_code, store
+from .invite import join_url
+from .json_body import read_json_object
 from .live import event_stream
 from .security import no_store  # an answer with a token in it is never cached
 from .words import with_text
@@ -17,10 +19,6 @@ from .words import with_text
 from . import shared, words  # words in the asker's language
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-
-def _json_body() -> dict:
-    return read_json_object()
 
 
 def request_actor(code: str) -> Actor:
@@ -57,7 +55,7 @@ def answer_state(state: dict, *, house_cards: bool = False) -> dict:
 
 @bp.post("/games")
 def create_game():
-    data = _json_body()
+    data = read_json_object()
     edition = data.get("edition", "classic")
     state, host_token = store().create_game(edition if isinstance(edition, str) else "",
                                             data.get("variants"), winning_level=data.get("winning_level"))
@@ -68,7 +66,7 @@ def create_game():
 
 @bp.post("/games/<code>/players")
 def join_game(code):
-    data = _json_body()
+    data = read_json_object()
     code = normal_code(code)
     # The engine's join says who may sit (a locked table, a phoneless player: the host only).
     state, pid, token = store().join(code, data.get("name"), data.get("sex"),
@@ -85,7 +83,7 @@ def get_game(code):
 @bp.post("/games/<code>/actions")
 def post_action(code):
     code = normal_code(code)
-    action = _json_body()
+    action = read_json_object()
     actor = request_actor(code)
     if not actor.seated:
         raise Forbidden(N_("Send your seat token (Authorization: Bearer ...) to act in this game."))
@@ -99,9 +97,9 @@ def post_action(code):
 def check_action(code):
     """The verdict an action would get, without changing anything (the arbiter)."""
     code = normal_code(code)
-    action = _json_body()
+    action = read_json_object()
     actor = request_actor(code)
-    state = store().load(code)
+    state = shared.request_game(code).state
     if not actor.seated:  # asking is free: judge it as the host would, rules only
         actor = Actor(host=True)
     return jsonify(words.verdict(state, action, actor))
@@ -144,4 +142,4 @@ def allowed_actions(code):
     """What the asker's seat may do now (``engine.allowed``); an unseated asker may do nothing."""
     code = normal_code(code)
     actor = request_actor(code)
-    return jsonify({"allowed": engine.allowed(store().load(code), actor)})
+    return jsonify({"allowed": engine.allowed(shared.request_game(code).state, actor)})

@@ -21,7 +21,7 @@ from companion.engine.editions import EDITIONS
 from companion.engine.vocab import EditionId, Sex, Variant
 from companion.engine.words import N_
 
-from .common import read_json_object
+from .json_body import read_json_object
 from .words import error_message, localize
 
 bp = Blueprint("calculator", __name__)

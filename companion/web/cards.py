@@ -8,7 +8,6 @@ language (``flask_babel.get_locale()``) when translated, marked ``"lang"`` and `
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort, jsonify, render_template, request
-from flask_babel import get_locale
 
 from companion import engine
 from companion.engine import Actor
@@ -17,7 +16,7 @@ from companion.catalog import (CatalogError, export_cards, import_cards, load_ca
 from companion.store import NotFound
 
 from . import shared
-from .common import normal_code, store
+from .games import normal_code, store
 from .pages import _actor
 
 from . import words  # words in the asker's language
@@ -26,22 +25,11 @@ from .card_words import effects_in_words, requirements_in_words
 bp = Blueprint("cards", __name__)
 bp.add_app_template_filter(effects_in_words, "effects_in_words")
 bp.add_app_template_filter(requirements_in_words, "requirements_in_words")
+bp.after_request(words.vary_by_language)  # summaries are in the asker's language
 
 KINDS = ("monster", "curse", "enhancer", "item", "one-shot", "race", "class", "half-breed",
          "super-munchkin", "ally", "go-up-a-level", "other")
 SEARCH_LIMIT = 30
-
-
-@bp.after_request
-def _vary_by_language(response):
-    # Summaries depend on the language the request chose (cookie or Accept-Language).
-    response.vary.add("Accept-Language")
-    response.vary.add("Cookie")
-    return response
-
-
-def _lang() -> str:
-    return str(get_locale() or "en")
 
 
 def _game_state(code: str | None) -> dict | None:
@@ -76,7 +64,7 @@ def api_search():
     q = request.args.get("q", "")[:100]
     cards = _search(q, request.args.get("set"), request.args.get("kind"),
                     _game_state(request.args.get("game")), None if not q else 50)
-    lang = _lang()
+    lang = words.lang()
     return jsonify({"cards": [localized_card(c, lang) for c in cards]})
 
 
@@ -88,7 +76,7 @@ def api_card(set_, name_id):
         card = next((c for c in (state or {}).get("house_cards", []) if c["id"] == f"{set_}/{name_id}"), None)
     if card is None:
         return jsonify({"error": {"message": f"No card {set_}/{name_id} in the catalog."}}), 404
-    return jsonify(localized_card(card, _lang()))
+    return jsonify(localized_card(card, words.lang()))
 
 
 @bp.get("/cards")
@@ -125,7 +113,7 @@ def card_page(set_, name_id):
         (c for c in (state or {}).get("house_cards", []) if c["id"] == card_id), None)
     if card is None:
         abort(404)
-    card = localized_card(card, _lang())
+    card = localized_card(card, words.lang())
     context = {"card": card, "state": None, "me": None, "actor": None, "players": {}, "focus": None,
                "fight_verdict": None, "allowed": {}, "refused": {}}
     if state:
@@ -148,8 +136,8 @@ def card_page(set_, name_id):
 @bp.get("/games/<code>/house")
 def house_cards(code):
     code = normal_code(code)
-    state = store().load(code)
     actor, me = _actor(code)
+    state = shared.request_game(code).state
     # Who may take a card off the table (the host, or the seat that added it) is the engine's.
     return render_template("cards/house.html", state=words.public_state(state), actor=actor, me=me,
                            focus=me, kinds=KINDS, error=None, players={},

@@ -106,7 +106,7 @@ def count_unknown_code() -> None:
 
 
 def _names_a_game(code: str) -> bool:
-    from .common import CODE_RE, normal_code, store
+    from .games import CODE_RE, normal_code, store
 
     if not CODE_RE.match(code):
         return False
@@ -135,7 +135,7 @@ def _seat_key(code: str) -> str | None:
     """Who sends this change, as the game knows them: the host, a seat, or None (not seated:
     the view refuses it without writing anything). The token is checked, not just read, so
     a made-up token cannot buy a fresh budget."""
-    from .common import normal_code
+    from .games import normal_code
 
     code = normal_code(code)
     if request.blueprint == "api":

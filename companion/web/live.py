@@ -28,7 +28,7 @@ import time
 
 from flask import Flask, Response, current_app, request, stream_with_context
 
-from .common import bearer_token, store
+from .games import bearer_token, store
 
 MAX_BACKLOG = 50  # after a long sleep, one event for the latest version is enough
 DEFAULT_MAX_STREAMS_PER_GAME = 60  # seatless ones (a table screen without the host's cookie)
@@ -147,6 +147,8 @@ def _whose(code: str) -> tuple:
     tokens = [t for t in (bearer_token(), request.cookies.get(f"host_{code}"),
                           request.cookies.get(f"seat_{code}")) if t]
     if tokens:
+        # Read here, not through shared.request_game: a stream keeps its request's g open
+        # for minutes, and with it the state it read.
         the_store = store()
         game = the_store.read(code)
         for token in tokens:

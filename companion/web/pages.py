@@ -18,7 +18,10 @@ from companion.engine.editions import EDITIONS
 from companion.store import NotFound
 
 from . import sections, shared
-from .common import action_from_form, join_url, normal_code, qr_svg, store
+from .errors import is_htmx
+from .forms import action_from_form
+from .games import normal_code, store
+from .invite import join_url, qr_svg
 from .words import error_message
 
 from . import words  # words in the asker's language
@@ -55,10 +58,6 @@ def _state(code: str) -> dict:
 def _changed() -> None:
     """This request changed its game: what is shown next is read again."""
     shared.game_changed()
-
-
-def _is_htmx() -> bool:
-    return request.headers.get("HX-Request") == "true"
 
 
 def _vary(response):
@@ -177,16 +176,15 @@ def _allowed_context(state: dict, actor: Actor, **kwargs) -> dict:
 @bp.route("/join/<code>", methods=["GET", "POST"])
 def join(code):
     code = normal_code(code)
-    the_store = store()
-    state = the_store.load(code)
     actor, me = _actor(code)
+    state = _state(code)
     if request.method == "GET":
         if me is not None:
             return redirect(url_for("pages.game", code=code), 303)
         return render_template("join.html", state=state, error=None)
     name, sex = request.form.get("name"), request.form.get("sex")
     try:
-        new, pid, token = the_store.join(code, name, sex, actor=actor)
+        new, pid, token = store().join(code, name, sex, actor=actor)
     except EngineError as exc:  # the form again, with what was wrong (a locked table too)
         return render_template("join.html", state=state, error=error_message(exc), name=name,
                                citation=getattr(exc, "citation", None), rule=getattr(exc, "rule", None)), exc.status
@@ -325,11 +323,11 @@ def table(code):
     from . import table_screen
 
     code = normal_code(code)
-    if _is_htmx() and request.args.get("part") == "players":
+    if is_htmx() and request.args.get("part") == "players":
         state = words.public_state(store().load(code))
         return _vary(make_response(render_template("_table_big.html", state=state)))
     context = table_screen.table_context(code)
-    if _is_htmx():
+    if is_htmx():
         return _vary(make_response(render_template("_table_live.html", **context)))
     url = join_url(code)
     return _vary(make_response(render_template("table.html", join_url=url, qr=qr_svg(url), **context)))
@@ -356,7 +354,7 @@ def _after_change(code: str, done: str | None = None, undoable: bool = False):
     did, in words) as a toast that offers to undo it when ``undoable``; else back to the page
     (to the section the form was posted from)."""
     focus = request.form.get("_focus", type=int)
-    if _is_htmx():
+    if is_htmx():
         context = _view_context(code, focus)
         response = make_response(render_template("_live.html", done=done, undoable=undoable, **context))
         response.headers["HX-Trigger"] = "clear-notice"

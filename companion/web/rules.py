@@ -29,12 +29,14 @@ from companion.engine import Actor
 from companion.engine.editions import EDITIONS
 from companion.store import NotFound
 
-from . import words
-from .common import CODE_RE, bearer_token, normal_code, store
+from . import shared, words
+from .errors import is_htmx
+from .games import CODE_RE, bearer_token, normal_code
 from .limits import count_unknown_code, may_guess
 from .security import same_site_referrer
 
 bp = Blueprint("rules", __name__)
+bp.after_request(words.vary_by_language)  # rulings are in the asker's language
 
 
 def N_(text: str) -> str:
@@ -58,14 +60,6 @@ TOPIC_LABELS = {
 _GAME_PATH = re.compile(r"^/(?:games|join)/([A-Za-z0-9]{3,12})(?:/|$)")
 
 
-@bp.after_request
-def _vary_by_language(response):
-    # The texts depend on the language the request chose (cookie or Accept-Language).
-    response.vary.add("Accept-Language")
-    response.vary.add("Cookie")
-    return response
-
-
 def _table() -> dict | None:
     """The game these rules were opened from, as ``{"code", "edition", "official"}``, or None.
 
@@ -85,7 +79,7 @@ def _table() -> dict | None:
         return None  # this address guessed too often: no table, so the answer tells nothing
     code = normal_code(code)
     try:
-        state = store().load(code)
+        state = shared.request_game(code).state
     except NotFound:
         if from_referrer:
             count_unknown_code()
@@ -154,7 +148,8 @@ def _seat(table: dict) -> int | None:
     cookie (the pages); None for a phone not seated there (or the host's)."""
     from .pages import _actor  # the pages' one reading of the seat cookie
 
-    actor = store().actor_for(table["code"], bearer_token()) if bearer_token() else None
+    token = bearer_token()
+    actor = shared.token_actor(table["code"], token) if token else None
     if actor is not None and actor.seated and actor.player is not None:
         return actor.player
     return _actor(table["code"])[1]
@@ -204,7 +199,7 @@ def _moment(q: str, table: dict | None, lang: str = "en") -> dict | None:
     if me is None:
         return None
     action = make(me)
-    state = store().load(table["code"])
+    state = shared.request_game(table["code"]).state
     verdict = words.verdict(state, action, Actor(player=me))
     return {"action": action, "verdict": verdict}
 
@@ -282,7 +277,7 @@ def ask():
         results = []
     results = [_shown(r, edition, official, lang) for r in results]
     cards = _named_cards(q, edition, lang)
-    template = "rules/_results.html" if request.headers.get("HX-Request") == "true" else "rules/ask.html"
+    template = "rules/_results.html" if is_htmx() else "rules/ask.html"
     response = render_template(template, q=q, topic=topic, results=results, cards=cards, moment=moment,
                                topics=rulebase.topics(), topic_labels=_topic_labels(),
                                editions=EDITIONS.values(), **ctx)

@@ -17,7 +17,7 @@ from companion.engine.frozen import is_frozen
 from companion.engine.readset import Changes
 from companion.store import Loaded, Lru
 
-from .common import store
+from .games import store
 
 NOTHING_CHANGED = Changes({}, {})
 KEPT = 2048  # entries per process: a table at a version holds one per language and seat

@@ -11,7 +11,7 @@ from companion.engine import chronicle
 from companion.engine.rules import winning_level
 
 from . import level_race, timeline, words
-from .common import store
+from .games import store
 
 LOG_LINES = 6  # the last lines of the log on the table screen, newest first
 

@@ -153,6 +153,14 @@ def remember_language(response):
     return response
 
 
+def vary_by_language(response):
+    """An answer in the language the request chose (the ``lang`` cookie or Accept-Language)
+    says so to caches."""
+    response.vary.add("Accept-Language")
+    response.vary.add("Cookie")
+    return response
+
+
 def _translate(msgid: str) -> str:
     return translations().gettext(msgid) if msgid else msgid
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from companion.web.common import qr_svg
+from companion.web.invite import qr_svg
 
 from .conftest import join, new_game, shot
 

@@ -15,7 +15,7 @@ from companion import engine
 from companion.catalog import schema as card_schema
 from companion.engine import Actor, BadAction, action_models, editions, vocab
 from companion.engine.action_models import ACTION_TYPES, action_json_schema, parse_action
-from companion.web.common import action_from_form
+from companion.web.forms import action_from_form
 
 HOST = Actor(host=True)
 VALIDATOR = jsonschema.Draft202012Validator(action_json_schema())
