@@ -3,6 +3,8 @@ correcting it by hand writes no line of the game's log (the history and undo kee
 
 from __future__ import annotations
 
+from .conftest import Table
+
 BOTH_DATABASES = True  # every test here that uses the database runs on SQLite and PostgreSQL
 
 RAT = {"kind": "monster", "name": "Rat", "level": 1, "treasures": 2}
@@ -14,9 +16,8 @@ def test_a_seat_starts_with_the_cards_dealt_at_the_start(client):
     # the newer boxes.
     for edition, variants, dealt in (("classic", None, 4), ("classic", {"faster_play": True}, 8),
                                      ("oz", None, 8), ("tails", None, 8)):
-        code = client.post("/api/games", json={"edition": edition, "variants": variants}).get_json()["code"]
-        r = client.post(f"/api/games/{code}/players", json={"name": "Ann", "sex": "female"})
-        assert r.get_json()["state"]["players"][0]["hand"] == dealt, (edition, variants)
+        ann = Table(client, edition, variants=variants).join("Ann", "female")
+        assert ann["state"]["players"][0]["hand"] == dealt, (edition, variants)
 
 
 def test_treasures_won_go_into_the_hand_and_a_card_played_from_it_leaves_it(table):
@@ -50,7 +51,7 @@ def test_correcting_the_hand_by_hand_writes_no_log_line_and_undo_takes_it_back_q
     table.undo("Ann")
     state = table.state()
     assert state["log"] == log and table.player("Ann")["hand"] == 2
-    events = table.client.get(f"/api/games/{table.code}/history").get_json()["events"]
+    events = table.history()
     assert [e["kind"] for e in events[:5]] == ["undo", "action", "action", "action", "action"]
     assert [e["text"] for e in events[1:4]] == ["Ann: 3 cards in hand", "Ann: 2 cards in hand",
                                                 "Ann: 1 card in hand"]

@@ -15,8 +15,7 @@ def test_a_warrior_berserks_once_per_fight_through_the_api_and_the_page(client):
     table.act("Ann", {"type": "set_hand", "player": ann, "count": 3})
     table.act("Ann", {"type": "fight", "player": ann, "monster": {"kind": "monster", "name": "Ogre", "level": 6}})
 
-    r = client.get(f"/api/games/{table.code}/allowed", headers={"Authorization": f"Bearer {table.tokens['Ann']}"})
-    listed = r.get_json()["allowed"]["use_power"]
+    listed = table.allowed("Ann")["use_power"]
     assert {"player": ann, "power": "warrior-berserking", "from_hand": 2} in listed
     client.set_cookie(f"seat_{table.code}", table.tokens["Ann"])
     page = client.get(f"/games/{table.code}/live").get_data(as_text=True)
@@ -29,7 +28,7 @@ def test_a_warrior_berserks_once_per_fight_through_the_api_and_the_page(client):
     state = table.state()
     assert state["combat"]["fighter_strength"] == 1 + 2
     assert next(p for p in state["players"] if p["id"] == ann)["hand"] == 1
-    assert "Berserking" in client.get(f"/api/games/{table.code}/history").get_data(as_text=True)
+    assert "Berserking" in table.request("GET", "history").get_data(as_text=True)
 
     refused = table.act("Ann", {"type": "use_power", "player": ann, "power": "warrior-berserking",
                                 "from_hand": 1}, expect=422)["error"]
@@ -38,8 +37,8 @@ def test_a_warrior_berserks_once_per_fight_through_the_api_and_the_page(client):
     assert "warrior-berserking" not in client.get(f"/games/{table.code}/live").get_data(as_text=True)
 
     # Bob has no Warrior card: the rule says why not.
-    r = client.post(f"/api/games/{table.code}/actions", headers={"Authorization": f"Bearer {table.tokens['Bob']}"},
-                    json={"type": "use_power", "player": table.ids["Bob"], "power": "warrior-berserking", "from_hand": 1})
+    r = table.send("Bob", {"type": "use_power", "player": table.ids["Bob"], "power": "warrior-berserking",
+                           "from_hand": 1})
     assert r.status_code == 422 and r.get_json()["error"]["rule"] == "power-needs-card"
 
 

@@ -42,7 +42,7 @@ def test_house_cards_are_saved_with_the_table_and_fought_like_catalog_cards(tabl
     assert table.client.get(f"/api/cards?q=tax colector&game={table.code}").get_json()["cards"][0]["id"] == "house/tax-collector"
     table.act("Ann", {"type": "fight", "player": table.ids["Ann"], "monster": "house/tax-collector"})
     assert table.state()["combat"]["monsters_strength"] == 7
-    exported = table.client.get(f"/api/games/{table.code}/house-cards")
+    exported = table.request("GET", "house-cards")
     assert exported.status_code == 200 and "Tax Collector" in exported.get_data(as_text=True)
     other = Table(table.client, "classic")
     other.act("host", {"type": "import_house_cards", "cards": exported.get_json()["cards"]})
@@ -71,15 +71,14 @@ def test_check_gives_the_verdict_the_action_would_get_and_changes_nothing(table)
     pid = table.ids["Ann"]
     table.act("Ann", {"type": "level", "player": pid, "delta": 8, "source": "kill"})
     before = table.state()["version"]
-    headers = {"Authorization": f"Bearer {table.tokens['Ann']}"}
-    verdict = table.client.post(f"/api/games/{table.code}/check", headers=headers,
-                                json={"type": "level", "player": pid, "delta": 1, "source": "card"}).get_json()
+    verdict = table.request("POST", "check", "Ann",
+                            json={"type": "level", "player": pid, "delta": 1, "source": "card"}).get_json()
     assert verdict["allowed"] is False and verdict["rule"] == "level-ten-needs-kill"
     assert verdict["citation"].startswith("Munchkin (classic rules)") and verdict["message"]
     refused = table.act("Ann", {"type": "level", "player": pid, "delta": 1, "source": "card"}, expect=422)
     assert refused["error"]["rule"] == verdict["rule"] and refused["error"]["message"] == verdict["message"]
-    ok = table.client.post(f"/api/games/{table.code}/check", headers=headers,
-                           json={"type": "level", "player": pid, "delta": 1, "source": "kill"}).get_json()
+    ok = table.request("POST", "check", "Ann",
+                       json={"type": "level", "player": pid, "delta": 1, "source": "kill"}).get_json()
     assert ok["allowed"] is True
     assert table.state()["version"] == before and table.player("Ann")["level"] == 9
 

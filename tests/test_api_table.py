@@ -58,7 +58,7 @@ def test_joining_seats_players_and_the_first_seated_has_the_turn(table):
     ({"sex": "male"}, "name"),
 ])
 def test_bad_join_gets_a_clear_message_and_seats_nobody(table, body, words):
-    r = table.client.post(f"/api/games/{table.code}/players", json=body)
+    r = table.request("POST", "players", json=body)
     assert r.status_code == 400
     assert words in r.get_json()["error"]["message"]
     assert table.state()["players"] == []
@@ -118,10 +118,9 @@ def test_a_player_token_changes_only_that_player_and_the_host_changes_anyone(tab
 def test_requests_without_a_valid_token_are_refused(table):
     table.join("Ann")
     action = {"type": "level", "player": table.ids["Ann"], "delta": 1}
-    r = table.client.post(f"/api/games/{table.code}/actions", json=action)
+    r = table.request("POST", "actions", json=action)
     assert r.status_code == 403
-    r = table.client.post(f"/api/games/{table.code}/actions", json=action,
-                          headers={"Authorization": "Bearer not-a-real-token"})
+    r = table.request("POST", "actions", json=action, headers={"Authorization": "Bearer not-a-real-token"})
     assert r.status_code == 403
     assert table.player("Ann")["level"] == 1
 
@@ -144,17 +143,15 @@ def test_malformed_actions_get_400_with_a_message_and_change_nothing(table, acti
 
 def test_non_json_body_is_400(table):
     table.join("Ann")
-    r = table.client.post(f"/api/games/{table.code}/actions", data="level up please",
-                          headers={"Authorization": f"Bearer {table.tokens['Ann']}",
-                                   "Content-Type": "application/json"})
+    r = table.request("POST", "actions", "Ann", data="level up please",
+                      headers={"Content-Type": "application/json"})
     assert r.status_code == 400 and r.get_json()["error"]["message"]
 
 
 def test_oversized_body_is_refused(table):
     table.join("Ann")
-    r = table.client.post(f"/api/games/{table.code}/actions", data=json.dumps({"type": "x" * 100_000}),
-                          headers={"Authorization": f"Bearer {table.tokens['Ann']}",
-                                   "Content-Type": "application/json"})
+    r = table.request("POST", "actions", "Ann", data=json.dumps({"type": "x" * 100_000}),
+                      headers={"Content-Type": "application/json"})
     assert r.status_code == 413
 
 
@@ -185,7 +182,7 @@ def test_undo_takes_back_the_last_change_and_history_says_who_did_what(table):
     assert table.player("Ann")["level"] == 4
     table.undo("Ann")
     assert table.player("Ann")["level"] == 1
-    events = table.client.get(f"/api/games/{table.code}/history").get_json()["events"]
+    events = table.history()
     texts = [e["text"] for e in events]
     assert "Ann: level 4 to 5, killed a monster" in texts
     assert any(e["undone"] for e in events)
@@ -213,8 +210,7 @@ def test_twenty_phones_tapping_at_once_lose_no_update(database_url):
         client = app.test_client()
         start.wait()
         r = client.post(f"/api/games/{table.code}/actions",
-                        json={"type": "gear", "player": pid, "delta": delta},
-                        headers={"Authorization": f"Bearer {table.host_token}"})
+                        json={"type": "gear", "player": pid, "delta": delta}, headers=table.auth("host"))
         results.append(r.status_code)
 
     threads = [threading.Thread(target=phone, args=(1,)) for _ in range(20)]
@@ -241,8 +237,7 @@ def test_a_restart_loses_nothing_acknowledged(database_url):
     state = client.get(f"/api/games/{table.code}").get_json()
     assert state["players"][0]["level"] == 3
     r = client.post(f"/api/games/{table.code}/actions",
-                    json={"type": "level", "player": table.ids["Ann"], "delta": 1},
-                    headers={"Authorization": f"Bearer {table.tokens['Ann']}"})
+                    json={"type": "level", "player": table.ids["Ann"], "delta": 1}, headers=table.auth("Ann"))
     assert r.status_code == 200 and r.get_json()["state"]["players"][0]["level"] == 4
     second.extensions["companion_store"].close()
 
@@ -250,7 +245,7 @@ def test_a_restart_loses_nothing_acknowledged(database_url):
 def test_the_event_stream_rings_with_the_new_version(app, table):
     table.join("Ann")
     version = table.state()["version"]
-    response = table.client.get(f"/api/games/{table.code}/events?since={version}", buffered=False)
+    response = table.request("GET", f"events?since={version}", buffered=False)
     assert response.mimetype == "text/event-stream"
     chunks = response.response
     table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 1})
@@ -290,9 +285,8 @@ def test_a_change_answers_the_log_tail_and_the_house_cards_only_when_it_changed_
 @pytest.mark.parametrize("lookalike", ["\u0410nn", "\u0391nn", "A\u034fnn", "An\ufe0fn"])
 def test_a_lookalike_name_is_refused_naming_the_seat_it_looks_like(table, lookalike):
     table.join("Ann")
-    r = table.client.post(f"/api/games/{table.code}/players", json={"name": lookalike, "sex": "male"})
-    assert r.status_code == 400
-    assert "looks the same as Ann, who is already at the table" in r.get_json()["error"]["message"]
+    refused = table.join(lookalike, expect=400)
+    assert "looks the same as Ann, who is already at the table" in refused["error"]["message"]
     table.join("\u0410\u043d\u044f")  # a really different Cyrillic name sits down
     assert [p["name"] for p in table.state()["players"]] == ["Ann", "\u0410\u043d\u044f"]
 

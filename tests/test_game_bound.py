@@ -140,8 +140,7 @@ def test_a_refused_undo_answers_409_json_under_the_api(app, monkeypatch):
         table.act("Ann", {"type": "gear", "player": table.ids["Ann"], "delta": 1})
     n = 0
     while True:
-        r = table.client.post(f"/api/games/{table.code}/undo",
-                              headers={"Authorization": f"Bearer {table.tokens['Ann']}"})
+        r = table.request("POST", "undo", "Ann")
         if r.status_code != 200:
             break
         n += 1
@@ -217,8 +216,7 @@ def test_the_bound_answers_413_json_under_the_api_and_a_notice_on_pages(app):
     store.max_game_bytes = tracked + 3_000  # room for a few more changes
     refused = None
     for _ in range(50):
-        r = client.post(f"/api/games/{table.code}/actions", json={"type": "gear", "player": ann, "delta": 1},
-                        headers={"Authorization": f"Bearer {table.tokens['Ann']}"})
+        r = table.send("Ann", {"type": "gear", "player": ann, "delta": 1})
         if r.status_code != 200:
             refused = r
             break

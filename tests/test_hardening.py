@@ -32,10 +32,6 @@ def make_app(where, **config):
                        "COMPANION_DATABASE_URL": url, **config})
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
 HOUSE_MONSTER = {"kind": "monster", "name": "Tax Collector", "level": 4, "treasures": 1}
 
 
@@ -47,16 +43,14 @@ def house_cards(count, prefix="Card"):
 
 def test_an_undone_join_leaves_no_token_that_controls_the_next_player(table):
     table.join("Ann")
-    ann_token = table.tokens["Ann"]
     # Ann takes a second seat with her own token, then undoes that join.
-    second = table.client.post(f"/api/games/{table.code}/players", json={"name": "Shadow", "sex": "male"},
-                               headers=bearer(ann_token)).get_json()
+    second = table.request("POST", "players", "Ann", json={"name": "Shadow", "sex": "male"}).get_json()
     table.undo("Ann")
     bob = table.join("Bob")
     assert bob["player_id"] != second["player_id"], "a player id was reused after undo"
     # The undone seat's token is dead: it cannot act, not even for the newcomer.
-    r = table.client.post(f"/api/games/{table.code}/actions", headers=bearer(second["token"]),
-                          json={"type": "die", "player": bob["player_id"]})
+    r = table.request("POST", "actions", headers={"Authorization": f"Bearer {second['token']}"},
+                      json={"type": "die", "player": bob["player_id"]})
     assert r.status_code == 403
     assert not table.player("Bob")["dead"]
 
@@ -103,7 +97,7 @@ def test_thirty_undos_at_once_answer_json_and_never_500(database_url):
     def host_taps_undo():
         client = app.test_client()
         start.wait()
-        r = client.post(f"/api/games/{table.code}/undo", headers=bearer(table.host_token))
+        r = client.post(f"/api/games/{table.code}/undo", headers=table.auth("host"))
         answers.append((r.status_code, r.is_json, r.headers.get("Retry-After")))
 
     threads = [threading.Thread(target=host_taps_undo) for _ in range(30)]
@@ -133,8 +127,7 @@ def test_a_bug_answers_json_500_with_an_incident_id_that_is_logged(table, monkey
 
     monkeypatch.setattr(engine, "apply", broken)
     with caplog.at_level(logging.ERROR, logger="companion.errors"):
-        r = table.client.post(f"/api/games/{table.code}/actions", headers=bearer(table.tokens["Ann"]),
-                              json={"type": "gear", "player": table.ids["Ann"], "delta": 1})
+        r = table.send("Ann", {"type": "gear", "player": table.ids["Ann"], "delta": 1})
     assert r.status_code == 500 and r.is_json
     incident = r.get_json()["error"]["incident"]
     assert incident in r.get_json()["error"]["message"]
@@ -159,8 +152,7 @@ def test_a_wrong_method_under_api_is_json(client):
 ])
 def test_deep_nesting_and_broken_text_are_a_clear_400(table, body):
     table.join("Ann")
-    r = table.client.post(f"/api/games/{table.code}/actions", data=body, content_type="application/json",
-                          headers=bearer(table.tokens["Ann"]))
+    r = table.request("POST", "actions", "Ann", data=body, content_type="application/json")
     assert r.status_code == 400 and r.is_json, r.data[:200]
     assert table.player("Ann")["name"] == "Ann"
 
@@ -178,8 +170,7 @@ def test_a_full_disk_answers_json_503_and_loses_nothing(tmp_path):  # SQLite: fi
 
     store.engine.dispose()
     sa_event.listen(store.engine, "connect", disk_full)
-    r = table.client.post(f"/api/games/{table.code}/actions", headers=bearer(table.host_token),
-                          json={"type": "import_house_cards", "cards": house_cards(200)})
+    r = table.send("host", {"type": "import_house_cards", "cards": house_cards(200)})
     assert r.status_code == 503 and r.is_json
     assert "disk" in r.get_json()["error"]["message"] and r.headers["Retry-After"]
     page = table.client.post(f"/games/{table.code}/act", headers={"Cookie": ""},
@@ -199,8 +190,7 @@ def test_a_busy_table_answers_503_json_with_retry_after(table, monkeypatch):
         raise store_module.Busy("The table is very busy; try again in a moment.")
 
     monkeypatch.setattr(store_module.Store, "_commit", always_lose)
-    r = table.client.post(f"/api/games/{table.code}/actions", headers=bearer(table.tokens["Ann"]),
-                          json={"type": "gear", "player": table.ids["Ann"], "delta": 1})
+    r = table.send("Ann", {"type": "gear", "player": table.ids["Ann"], "delta": 1})
     assert r.status_code == 503 and r.is_json and r.headers["Retry-After"] == "1"
 
 
@@ -273,11 +263,11 @@ def test_guessing_codes_is_throttled_with_429_and_retry_after(tmp_path):
     r = client.get("/api/games/ZZZZZ99")
     assert r.status_code == 429 and r.is_json and int(r.headers["Retry-After"]) >= 1
     # Even a real code is refused to that address now, so a lucky guess cannot join ...
-    assert client.post(f"/api/games/{real.code}/players", json={"name": "Eve", "sex": "female"}).status_code == 429
+    real.join("Eve", "female", expect=429)
     page = client.get(f"/join/{real.code}")
     assert page.status_code == 429 and "Retry-After" in page.headers and not page.is_json
     # ... while another address is not affected.
-    other = client.get(f"/api/games/{real.code}", environ_base={"REMOTE_ADDR": "10.9.8.7"})
+    other = real.request("GET", environ_base={"REMOTE_ADDR": "10.9.8.7"})
     assert other.status_code == 200
 
 
@@ -301,21 +291,18 @@ def test_the_host_removes_an_anonymous_joiner_and_locks_the_table(table):
     table.join("Ann")
     for name in ("Troll1", "Troll2", "Troll3", "Troll4", "Troll5"):
         table.join(name)
-    friend = table.client.post(f"/api/games/{table.code}/players", json={"name": "Friend", "sex": "female"})
-    assert friend.status_code == 422  # classic seats six at most: the trolls took the seats
+    table.join("Friend", "female", expect=422)  # classic seats six at most: the trolls took the seats
     troll = table.ids["Troll1"]
     body = table.act("Troll2", {"type": "remove_player", "player": troll}, expect=403)
     assert "host" in body["error"]["message"]
     table.act("host", {"type": "remove_player", "player": troll})
     # The removed player's token stops working at once.
-    r = table.client.post(f"/api/games/{table.code}/actions", headers=bearer(table.tokens["Troll1"]),
-                          json={"type": "gear", "player": troll, "delta": 1})
-    assert r.status_code == 403
+    table.act("Troll1", {"type": "gear", "player": troll, "delta": 1}, expect=403)
     assert troll not in [p["id"] for p in table.state()["players"]]
     assert any("removes Troll1" in line["text"] for line in table.state()["log"])
     table.act("host", {"type": "lock_table", "locked": True})
-    locked = table.client.post(f"/api/games/{table.code}/players", json={"name": "Troll6", "sex": "male"})
-    assert locked.status_code == 403 and "locked" in locked.get_json()["error"]["message"]
+    locked = table.join("Troll6", expect=403)
+    assert "locked" in locked["error"]["message"]
     page = table.client.post(f"/join/{table.code}", data={"name": "Troll6", "sex": "male"})
     assert page.status_code == 403 and b"locked" in page.data
     table.act("host", {"type": "lock_table", "locked": False})
@@ -351,8 +338,8 @@ def test_invisible_characters_are_stripped_from_names(table):
 @pytest.mark.parametrize("lookalike", ["ANN", "Ａｎｎ", "Ann\u200b", "\u200fAnn", "ａnn"])
 def test_two_seats_cannot_have_names_that_look_the_same(table, lookalike):
     table.join("Ann")
-    r = table.client.post(f"/api/games/{table.code}/players", json={"name": lookalike, "sex": "male"})
-    assert r.status_code == 400 and "already" in r.get_json()["error"]["message"]
+    refused = table.join(lookalike, expect=400)
+    assert "already" in refused["error"]["message"]
 
 
 def test_a_rename_cannot_take_a_lookalike_name(table):

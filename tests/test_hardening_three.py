@@ -19,10 +19,6 @@ def make_app(tmp_path, **config):
                        "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'three.db'}", **config})
 
 
-def bearer(token):
-    return {"Authorization": f"Bearer {token}"}
-
-
 # --- one client starving a table of its live updates ---------------------------------------
 
 WAIT = 20  # seconds any one step may take before the test gives up
@@ -70,7 +66,7 @@ def test_seatless_streams_by_the_dozen_never_starve_a_seated_phone_or_the_host(t
     events = f"/api/games/{table.code}/events?since={version}"
     # The table's phones open their streams first: under a cap counting every stream of the
     # game, they would be the oldest, closed first.
-    ann = Reader(app, events, headers=bearer(table.tokens["Ann"]))
+    ann = Reader(app, events, headers=table.auth("Ann"))
     host = Reader(app, events, cookie=(f"host_{table.code}", table.host_token))
     assert ann.wait_for("retry: 1500") and host.wait_for("retry: 1500")
     # One client, one address: many more seatless streams than the cap, each reopened at once
@@ -78,7 +74,7 @@ def test_seatless_streams_by_the_dozen_never_starve_a_seated_phone_or_the_host(t
     stop, opens, lock = threading.Event(), [0], threading.Lock()
 
     def abuser(n):
-        headers = bearer("made-up") if n % 3 == 0 else {}
+        headers = {"Authorization": "Bearer made-up"} if n % 3 == 0 else {}
         while not stop.is_set():
             with lock:
                 opens[0] += 1
@@ -115,11 +111,6 @@ def test_seatless_streams_by_the_dozen_never_starve_a_seated_phone_or_the_host(t
 
 # --- a seat tapping in a loop (COMPANION_RATELIMIT_ACTIONS) --------------------------------
 
-def tap(client, table, who, action, **kwargs):
-    token = table.host_token if who == "host" else table.tokens[who]
-    return client.post(f"/api/games/{table.code}/actions", json=action, headers=bearer(token), **kwargs)
-
-
 def test_a_seat_tapping_in_a_loop_meets_the_default_throttle_and_its_table_does_not(tmp_path):
     app = make_app(tmp_path)
     client = app.test_client()
@@ -129,13 +120,13 @@ def test_a_seat_tapping_in_a_loop_meets_the_default_throttle_and_its_table_does_
     ann = table.ids["Ann"]
     # A person tapping fast: ten real changes at once all go through.
     for _ in range(10):
-        assert tap(client, table, "Ann", {"type": "gear", "player": ann, "delta": 1}).status_code == 200
+        assert table.send("Ann", {"type": "gear", "player": ann, "delta": 1}).status_code == 200
     # A script tapping as fast as it can (a tap the rules refuse costs the server no write, and
     # counts all the same): it meets the throttle within its first few hundred taps.
     level_down = {"type": "level", "player": ann, "delta": -1}
     answers = []
     for _ in range(400):
-        r = tap(client, table, "Ann", level_down)
+        r = table.send("Ann", level_down)
         answers.append(r.status_code)
         if r.status_code == 429:
             break
@@ -145,15 +136,15 @@ def test_a_seat_tapping_in_a_loop_meets_the_default_throttle_and_its_table_does_
     assert int(r.headers["Retry-After"]) >= 1
     # Throttled, a real change is refused too and changes nothing ...
     before = table.player("Ann")["gear_adjust"]
-    assert tap(client, table, "Ann", {"type": "gear", "player": ann, "delta": 1}).status_code == 429
-    assert client.post(f"/api/games/{table.code}/undo", headers=bearer(table.tokens["Ann"])).status_code == 429
+    assert table.send("Ann", {"type": "gear", "player": ann, "delta": 1}).status_code == 429
+    table.undo("Ann", expect=429)
     assert table.player("Ann")["gear_adjust"] == before
     # ... while the other seats at the same table, from the same address, play on.
-    assert tap(client, table, "Bob", {"type": "gear", "player": table.ids["Bob"], "delta": 1}).status_code == 200
-    assert tap(client, table, "host", {"type": "gear", "player": ann, "delta": 1}).status_code == 200
+    assert table.send("Bob", {"type": "gear", "player": table.ids["Bob"], "delta": 1}).status_code == 200
+    assert table.send("host", {"type": "gear", "player": ann, "delta": 1}).status_code == 200
     # A made-up token buys no fresh budget: it is not a seat, and may do nothing at all.
-    r = client.post(f"/api/games/{table.code}/actions", headers=bearer("made-up"),
-                    json={"type": "gear", "player": ann, "delta": 1})
+    r = table.request("POST", "actions", headers={"Authorization": "Bearer made-up"},
+                      json={"type": "gear", "player": ann, "delta": 1})
     assert r.status_code == 403
 
 
@@ -166,7 +157,7 @@ def test_the_action_throttle_counts_page_posts_and_undo_for_the_seat_not_the_add
     ann = table.ids["Ann"]
     client.set_cookie(f"seat_{table.code}", table.tokens["Ann"])
     gear = {"type": "gear", "player": ann, "delta": 1}
-    assert tap(client, table, "Ann", gear).status_code == 200  # the API ...
+    assert table.send("Ann", gear).status_code == 200  # the API ...
     assert client.post(f"/games/{table.code}/act", data=gear).status_code == 303  # ... a form ...
     assert client.post(f"/games/{table.code}/undo").status_code == 303  # ... and undo share one budget
     # The page's tap (htmx) shows the refusal where notices land, with Retry-After.
@@ -175,10 +166,10 @@ def test_the_action_throttle_counts_page_posts_and_undo_for_the_seat_not_the_add
     assert int(r.headers["Retry-After"]) >= 1 and "Wait" in r.get_data(as_text=True)
     plain = client.post(f"/games/{table.code}/act", data=gear)
     assert plain.status_code == 429 and "<html" in plain.get_data(as_text=True).lower()
-    assert tap(client, table, "Ann", gear).status_code == 429
+    assert table.send("Ann", gear).status_code == 429
     assert table.player("Ann")["gear_adjust"] == 1
     # Bob, at the same table and on the same wifi, is not slowed.
-    assert tap(client, table, "Bob", {"type": "gear", "player": table.ids["Bob"], "delta": 1}).status_code == 200
+    assert table.send("Bob", {"type": "gear", "player": table.ids["Bob"], "delta": 1}).status_code == 200
 
 
 # --- ?game=<code>: no side door past the code-guessing throttle ----------------------------
@@ -202,7 +193,7 @@ def test_unknown_codes_in_game_parameters_are_counted_as_guesses(tmp_path, path)
     assert r.is_json == path.startswith("/api/")
     # The address is refused a real code too, as after guesses on any other path ...
     assert client.get(path.format(real.code)).status_code == 429
-    assert client.get(f"/api/games/{real.code}").status_code == 429
+    assert real.request("GET").status_code == 429
     # ... and another address is not.
     assert client.get(path.format(real.code), environ_base={"REMOTE_ADDR": "10.9.8.7"}).status_code == 200
 
@@ -226,7 +217,7 @@ def test_a_referer_naming_a_game_is_a_guess_too(tmp_path):
     for i in range(3):
         r = client.get("/rules", headers={"Referer": f"http://localhost/games/ZZZZZ{i:02d}"})
         assert r.status_code == 200
-    assert client.get(f"/api/games/{real.code}").status_code == 429
+    assert real.request("GET").status_code == 429
     # Over the budget, the rules still answer, but a real game's Referer no longer shows.
     page = client.get("/rules", headers={"Referer": f"http://localhost/games/{real.code}"})
     assert page.status_code == 200 and f"/games/{real.code}" not in page.get_data(as_text=True)
@@ -304,16 +295,14 @@ def test_house_cards_up_to_their_bound_leave_every_action_working(tmp_path):
     table.join("Ann")
     n, refused = 0, None
     while refused is None:  # as many big cards as a request carries, until the table is full
-        r = table.client.post(f"/api/games/{table.code}/actions", headers=bearer(table.host_token),
-                              json={"type": "import_house_cards", "cards": [big_card(n + i) for i in range(8)]})
+        r = table.send("host", {"type": "import_house_cards", "cards": [big_card(n + i) for i in range(8)]})
         if r.status_code == 413:
             refused = r.get_json()["error"]["message"]
         else:
             assert r.status_code == 200, r.get_json()
             n += 8
     assert "Remove some house cards first" in refused and "KB" in refused
-    while table.client.post(f"/api/games/{table.code}/actions", headers=bearer(table.host_token),
-                            json={"type": "add_house_card", "card": big_card(n)}).status_code == 200:
+    while table.send("host", {"type": "add_house_card", "card": big_card(n)}).status_code == 200:
         n += 1
     # Full: the game still plays, undoes, and takes cards off; nothing answers 413.
     ann = table.ids["Ann"]

@@ -74,9 +74,9 @@ def test_set_ids_are_shown_as_edition_names_in_the_readers_language(client, lang
 def test_a_bad_bearer_header_is_refused_in_the_askers_language(client, table, lang):
     table.join("Ann")
     for header in ("Bearer nonsense", "Bearer ", "Basic abc"):
-        refused = client.post(f"/api/games/{table.code}/actions",
-                              headers={"Authorization": header, "Accept-Language": lang.replace("_", "-")},
-                              json={"type": "level", "player": table.ids["Ann"], "delta": 1})
+        refused = table.request("POST", "actions",
+                                headers={"Authorization": header, "Accept-Language": lang.replace("_", "-")},
+                                json={"type": "level", "player": table.ids["Ann"], "delta": 1})
         assert refused.status_code == 403
         message = refused.get_json()["error"]["message"]
         assert "Authorization: Bearer" in message and "Send your seat token" not in message, message

@@ -232,15 +232,14 @@ def test_a_walk_through_every_page_finds_no_english_sentence(client, game_in_ful
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_api_speaks_the_askers_language(client, game_in_full_swing, lang):
     table, names = game_in_full_swing
-    headers = {"Authorization": f"Bearer {table.tokens['Bob']}", "Accept-Language": lang.replace("_", "-")}
-    refused = client.post(f"/api/games/{table.code}/actions", headers=headers,
-                          json={"type": "level", "player": table.ids["Bob"], "delta": -1}).get_json()["error"]
+    headers = {"Accept-Language": lang.replace("_", "-")}
+    refused = table.send("Bob", {"type": "level", "player": table.ids["Bob"], "delta": -1},
+                         headers=headers).get_json()["error"]
     assert refused["rule"] == "level-minimum" and refused["detail"]
     assert not english_sentences(f"<p>{refused['detail']}</p>", names), refused
-    done = client.post(f"/api/games/{table.code}/actions", headers=headers,
-                       json={"type": "gear", "player": table.ids["Bob"], "delta": 1}).get_json()
+    done = table.send("Bob", {"type": "gear", "player": table.ids["Bob"], "delta": 1}, headers=headers).get_json()
     assert done["event"]["kind"] and not english_sentences(f"<p>{done['event']['text']}</p>", names), done["event"]
-    history = client.get(f"/api/games/{table.code}/history", headers=headers).get_json()["events"]
+    history = table.request("GET", "history", "Bob", headers=headers).get_json()["events"]
     lines = "".join(f"<p>{e['text']}</p>" for e in history)
     assert not english_sentences(lines, names), lines
 
@@ -267,11 +266,11 @@ def test_every_refusal_rule_the_engine_raises_has_its_sentence_in_russian():
 
 def test_the_arbiters_check_answers_in_the_askers_language(client, game_in_full_swing):
     table, names = game_in_full_swing
-    headers = {"Authorization": f"Bearer {table.tokens['Bob']}", "Accept-Language": "de"}
-    ok = client.post(f"/api/games/{table.code}/check", headers=headers,
-                     json={"type": "gear", "player": table.ids["Bob"], "delta": 1}).get_json()
+    headers = {"Accept-Language": "de"}
+    ok = table.request("POST", "check", "Bob", headers=headers,
+                       json={"type": "gear", "player": table.ids["Bob"], "delta": 1}).get_json()
     assert ok["allowed"] and ok["message"] == "Erlaubt."
-    no = client.post(f"/api/games/{table.code}/check", headers=headers,
-                     json={"type": "level", "player": table.ids["Bob"], "delta": -1}).get_json()
+    no = table.request("POST", "check", "Bob", headers=headers,
+                       json={"type": "level", "player": table.ids["Bob"], "delta": -1}).get_json()
     assert not no["allowed"] and no["rule"] == "level-minimum"
     assert not english_sentences(f"<p>{no['detail']}</p>", names), no

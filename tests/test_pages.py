@@ -62,10 +62,9 @@ def test_spell_skool_seats_at_most_four(client):
     table = Table(client, "spell-skool")
     for name in ("A", "B", "C", "D"):
         table.join(name)
-    r = client.post(f"/api/games/{table.code}/players", json={"name": "E", "sex": "male"})
-    assert r.status_code == 422
-    assert r.get_json()["error"]["rule"] == "player-count"
-    assert r.get_json()["error"]["citation"].startswith("Munchkin Spell Skool")
+    refused = table.join("E", expect=422)["error"]
+    assert refused["rule"] == "player-count"
+    assert refused["citation"].startswith("Munchkin Spell Skool")
 
 
 def test_the_host_adds_a_player_without_a_phone_and_plays_for_them(client):
@@ -83,9 +82,8 @@ def test_the_host_adds_a_player_without_a_phone_and_plays_for_them(client):
 
 def test_only_the_host_adds_phoneless_players(client):
     table = Table(client)
-    body = table.join("Ann")
-    r = client.post(f"/api/games/{table.code}/players", json={"name": "Ghost", "sex": "male", "phone": False},
-                    headers={"Authorization": f"Bearer {body['token']}"})
+    table.join("Ann")
+    r = table.request("POST", "players", "Ann", json={"name": "Ghost", "sex": "male", "phone": False})
     assert r.status_code == 403
 
 

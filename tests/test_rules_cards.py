@@ -86,9 +86,8 @@ def test_the_rules_page_shows_the_card_above_the_rulings(client):
 
 # ---------------------------------------------------------------- the arbiter knows the moment
 
-def _ask(client, table, who, q):
-    return client.get(f"/api/rules?game={table.code}&q={q}",
-                      headers={"Authorization": f"Bearer {table.tokens[who]}"}).get_json()
+def _ask(table, who, q):
+    return table.request("GET", f"/api/rules?game={table.code}&q={q}", who).get_json()
 
 
 def test_can_i_sell_now_is_answered_for_this_seat_at_this_moment(client):
@@ -99,23 +98,23 @@ def test_can_i_sell_now_is_answered_for_this_seat_at_this_moment(client):
     table.join("Bob")
     turn = table.state()["turn"]
     me, other = ("Ann", "Bob") if turn == table.ids["Ann"] else ("Bob", "Ann")
-    body = _ask(client, table, me, "can i sell now")
+    body = _ask(table, me, "can i sell now")
     assert body["moment"]["verdict"]["allowed"] is True
     assert body["moment"]["action"] == {"type": "sell", "player": table.ids[me], "hand_gold": 1000}
-    body = _ask(client, table, other, "can i sell now")
+    body = _ask(table, other, "can i sell now")
     assert body["moment"]["verdict"]["allowed"] is False
     assert body["moment"]["verdict"]["rule"] == "sell-own-turn"
     assert body["rulings"][0]["id"] == "sell-own-turn"  # the general ruling under the verdict
     # in a fight, the same question gets the fight's answer
     table.act(me, {"type": "fight", "player": table.ids[me],
                    "monster": {"kind": "monster", "name": "Rat", "level": 1}})
-    body = _ask(client, table, me, "can i sell stuff now")
+    body = _ask(table, me, "can i sell stuff now")
     assert body["moment"]["verdict"]["rule"] == "sell-not-in-combat"
     assert body["rulings"][0]["id"] == "sell-not-in-combat"
     # nothing to judge: no seat, no table, or a question that asks to do nothing
     assert client.get(f"/api/rules?game={table.code}&q=can+i+sell+now").get_json()["moment"] is None
     assert client.get("/api/rules?q=can+i+sell+now").get_json()["moment"] is None
-    assert _ask(client, table, me, "what is charity")["moment"] is None
+    assert _ask(table, me, "what is charity")["moment"] is None
 
 
 @pytest.mark.parametrize("lang, sell, run", [
@@ -137,11 +136,11 @@ def test_the_moment_is_judged_for_a_question_in_the_readers_language(client, lan
     turn = table.state()["turn"]
     me = "Ann" if turn == table.ids["Ann"] else "Bob"
     client.set_cookie("lang", lang)
-    body = _ask(client, table, me, sell)
+    body = _ask(table, me, sell)
     assert body["moment"]["action"]["type"] == "sell" and body["moment"]["verdict"]["allowed"] is True
     table.act(me, {"type": "fight", "player": table.ids[me],
                    "monster": {"kind": "monster", "name": "Rat", "level": 1}})
-    body = _ask(client, table, me, run)
+    body = _ask(table, me, run)
     assert body["moment"]["action"]["type"] == "run_away"
 
 

@@ -357,8 +357,7 @@ def test_a_game_stored_before_the_chronicle_is_drawn_from_its_log(app, client):
         session.add(Game(code="OLDGAM2", edition="classic", state=json.dumps(state),
                          host_token_hash=token_hash("old-host")))
         session.commit()
-    table = Table.__new__(Table)
-    table.client, table.code, table.host_token, table.tokens, table.ids = client, "OLDGAM2", "old-host", {}, {}
+    table = Table.of(client, "OLDGAM2", "old-host")
     table.join("Ann")
     table.join("Bob")
     table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 2})

@@ -185,13 +185,6 @@ def test_the_scan_catches_a_template_that_decides(tmp_path, monkeypatch):
 
 # --- pages show what allowed lists ---------------------------------------------------------
 
-def _allowed(client, table, who) -> dict:
-    token = table.host_token if who == "host" else table.tokens[who]
-    r = client.get(f"/api/games/{table.code}/allowed", headers={"Authorization": f"Bearer {token}"})
-    assert r.status_code == 200
-    return r.get_json()["allowed"]
-
-
 def _live(client, table, who) -> str:
     client.set_cookie(f"host_{table.code}", table.host_token if who == "host" else "")
     client.set_cookie(f"seat_{table.code}", "" if who == "host" else table.tokens[who])
@@ -215,7 +208,7 @@ def fight(client):
 
 def test_the_fight_panel_shows_resolve_exactly_when_allowed_lists_it(client, fight):
     for who in ("Ann", "Bob", "Cid", "host"):
-        listed = "resolve" in _allowed(client, fight, who)
+        listed = "resolve" in fight.allowed(who)
         html = _live(client, fight, who)
         shown = "Give up: run away" in html or "Resolve the fight" in html
         assert shown == listed, who
@@ -227,18 +220,18 @@ def test_the_fight_panel_shows_resolve_exactly_when_allowed_lists_it(client, fig
 def test_running_away_shows_dice_only_to_whoever_may_roll(client, fight):
     fight.act("Ann", {"type": "resolve"})  # 2 against 6: run away
     for who in ("Ann", "Bob", "Cid", "host"):
-        rolls = _allowed(client, fight, who).get("run_away", [])
+        rolls = fight.allowed(who).get("run_away", [])
         html = _live(client, fight, who)
         assert html.count(">I rolled this<") == len(rolls), who
     assert "Give up: run away" not in _live(client, fight, "host")
 
 
 def test_the_api_answers_what_a_seat_may_do_and_nothing_to_a_stranger(client, fight):
-    ann = _allowed(client, fight, "Ann")
+    ann = fight.allowed("Ann")
     assert ann["resolve"] == [{}]
     assert "fight" not in ann and "help" not in ann  # one fight at a time; she is the fighter
-    assert "lock_table" in _allowed(client, fight, "host") and "lock_table" not in ann
-    r = client.get(f"/api/games/{fight.code}/allowed")
+    assert "lock_table" in fight.allowed("host") and "lock_table" not in ann
+    r = fight.request("GET", "allowed")
     assert r.status_code == 200 and r.get_json() == {"allowed": {}}
-    r = client.get(f"/api/games/{fight.code}/allowed", headers={"Authorization": "Bearer not-a-seat"})
+    r = fight.request("GET", "allowed", headers={"Authorization": "Bearer not-a-seat"})
     assert r.status_code == 200 and r.get_json() == {"allowed": {}}

@@ -292,7 +292,7 @@ def test_a_catalog_cards_bad_stuff_text_is_shown_in_the_readers_language(client,
     table.act("Ann", {"type": "resolve"})
     table.act("Ann", {"type": "run_away", "player": ann, "monster": 0, "roll": 1})
     client.set_cookie("lang", lang)
-    history = client.get(f"/api/games/{table.code}/history").get_json()["events"]
+    history = table.history()
     assert words in history[0]["text"]
     client.set_cookie(f"seat_{table.code}", table.tokens["Ann"])
     page = client.get(f"/games/{table.code}?tab=me").get_data(as_text=True)
