@@ -22,8 +22,10 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import signal
 import sys
 import time
+from typing import NoReturn
 
 DEFAULT_PORT = 8000
 HEADER_TIMEOUT = 10.0  # seconds for a request line and its headers, from the first byte
@@ -135,22 +137,19 @@ def _json_under_api(requestline: str | None, result):
     return result[0], head.encode("latin-1") + body
 
 
-def make_server(app, host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
-                idle_timeout: float = IDLE_TIMEOUT, io_timeout: float = IO_TIMEOUT,
-                max_connections: int | None = None, access_log: bool = False):
-    """A gevent WSGI server for ``app`` with header, idle and I/O timeouts.
+class _HeadTimeout(BaseException):
+    """The client was too slow to send a request head, or idle too long: hang up.
 
-    Call after :func:`_patch` (``serve`` does both)."""
+    A BaseException, so pywsgi's handlers for bad input do not answer it with a 400."""
+
+
+def _handler_class(header_timeout: float, idle_timeout: float, io_timeout: float):
+    """gevent's WSGI handler with a deadline for each request's head, one for the wait
+    between kept-alive requests, and one for any single read or write after the head."""
     import socket
 
     import gevent
-    from gevent.pool import Pool
-    from gevent.pywsgi import WSGIHandler, WSGIServer
-
-    class _HeadTimeout(BaseException):
-        """The client was too slow to send a request head, or idle too long: hang up.
-
-        A BaseException, so pywsgi's handlers for bad input do not answer it with a 400."""
+    from gevent.pywsgi import WSGIHandler
 
     class Handler(WSGIHandler):
         _requests = 0
@@ -197,8 +196,21 @@ def make_server(app, host: str, port: int, *, header_timeout: float = HEADER_TIM
                 self._head_timer.close()
                 self._head_timer = None
 
+    return Handler
+
+
+def make_server(app, host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
+                idle_timeout: float = IDLE_TIMEOUT, io_timeout: float = IO_TIMEOUT,
+                max_connections: int | None = None, access_log: bool = False):
+    """A gevent WSGI server for ``app`` with header, idle and I/O timeouts.
+
+    Call after :func:`_patch` (``serve`` does both)."""
+    from gevent.pool import Pool
+    from gevent.pywsgi import WSGIServer
+
+    handler = _handler_class(header_timeout, idle_timeout, io_timeout)
     limit = max_connections or MAX_CONNECTIONS
-    server = WSGIServer((host, port), app, handler_class=Handler, backlog=BACKLOG,
+    server = WSGIServer((host, port), app, handler_class=handler, backlog=BACKLOG,
                         spawn=Pool(limit), log=sys.stderr if access_log else None)
     return server
 
@@ -210,8 +222,6 @@ def can_fork_workers() -> bool:
 
 def _terminate_with_parent(parent: int) -> None:
     """Ask Linux for a SIGTERM when the parent process dies (PR_SET_PDEATHSIG)."""
-    import signal
-
     try:
         import ctypes
 
@@ -222,6 +232,85 @@ def _terminate_with_parent(parent: int) -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
+def _serve_in_worker(server, parent: int, set_signal) -> NoReturn:
+    """A forked worker's whole life: serve on the parent's socket until SIGTERM, then exit
+    the process (it never returns to the parent's code)."""
+    import traceback
+
+    import gevent
+
+    status = 0
+    try:
+        gevent.reinit()  # the forked hub: fresh event loop state, resolver, threadpool
+        # Ctrl+C reaches the whole process group: the parent answers it for everyone, with
+        # a SIGTERM to each worker. A worker whose parent dies gets a SIGTERM too (Linux).
+        set_signal(signal.SIGINT, signal.SIG_IGN)
+        set_signal(signal.SIGTERM, signal.SIG_DFL)
+        _terminate_with_parent(parent)
+        gevent.signal_handler(signal.SIGTERM, server.close)
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    except BaseException:
+        traceback.print_exc()
+        status = 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+
+
+class _Workers:
+    """The parent's side of ``--workers``: its children (pid to when each started) and
+    whether it is stopping. It uses the original, blocking ``fork``, ``waitpid`` and
+    ``sleep``: gevent's loop never runs in the parent after the first fork."""
+
+    def __init__(self, server, set_signal) -> None:
+        from gevent import monkey
+
+        self._fork = monkey.get_original("os", "fork")
+        self._waitpid = monkey.get_original("os", "waitpid")
+        self._pause = monkey.get_original("time", "sleep")
+        self._set_signal = set_signal
+        self.server = server
+        self.children: dict[int, float] = {}
+        self.stopping = False
+        self.parent = os.getpid()
+
+    def start(self) -> None:
+        pid = self._fork()
+        if pid:
+            self.children[pid] = time.monotonic()
+            return
+        _serve_in_worker(self.server, self.parent, self._set_signal)
+
+    def stop(self, _signum, _frame) -> None:
+        """The parent's SIGTERM and SIGINT handler: a SIGTERM to every worker."""
+        self.stopping = True
+        for pid in list(self.children):
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+    def watch(self) -> None:
+        """Wait for the workers to end; start another for one that died (at most one a
+        second), unless stopping."""
+        while self.children:
+            try:
+                pid, status = self._waitpid(-1, 0)
+            except ChildProcessError:
+                break
+            started = self.children.pop(pid, None)
+            if started is None or self.stopping:
+                continue
+            sys.stderr.write(f"companion: worker {pid} ended ({os.waitstatus_to_exitcode(status)}); "
+                             "starting another\n")
+            self._pause(max(0.0, 1.0 - (time.monotonic() - started)))
+            if not self.stopping:
+                self.start()
+
+
 def run_workers(server, count: int) -> None:
     """Fork ``count`` workers that all accept on ``server``'s socket (bound by the caller).
 
@@ -229,71 +318,15 @@ def run_workers(server, count: int) -> None:
     all, each finishing its requests as a single ``companion serve`` would. The parent serves
     nothing: it never runs gevent's loop after the first fork, only waits for its children
     with the original, blocking ``os.waitpid``; each child re-initialises gevent's hub."""
-    import signal
-    import traceback
-
-    import gevent
     from gevent import monkey
 
-    fork = monkey.get_original("os", "fork")
-    waitpid = monkey.get_original("os", "waitpid")
-    pause = monkey.get_original("time", "sleep")
     set_signal = monkey.get_original("signal", "signal")
-    children: dict[int, float] = {}
-    stopping = False
-    parent = os.getpid()
-
-    def start_worker() -> None:
-        pid = fork()
-        if pid:
-            children[pid] = time.monotonic()
-            return
-        status = 0
-        try:
-            gevent.reinit()  # the forked hub: fresh event loop state, resolver, threadpool
-            # Ctrl+C reaches the whole process group: the parent answers it for everyone, with
-            # a SIGTERM to each worker. A worker whose parent dies gets a SIGTERM too (Linux).
-            set_signal(signal.SIGINT, signal.SIG_IGN)
-            set_signal(signal.SIGTERM, signal.SIG_DFL)
-            _terminate_with_parent(parent)
-            gevent.signal_handler(signal.SIGTERM, server.close)
-            server.serve_forever()
-        except KeyboardInterrupt:
-            pass
-        except BaseException:
-            traceback.print_exc()
-            status = 1
-        finally:
-            sys.stdout.flush()
-            sys.stderr.flush()
-            os._exit(status)
-
-    def stop(_signum, _frame) -> None:
-        nonlocal stopping
-        stopping = True
-        for pid in list(children):
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
-
-    set_signal(signal.SIGTERM, stop)
-    set_signal(signal.SIGINT, stop)
+    workers = _Workers(server, set_signal)
+    set_signal(signal.SIGTERM, workers.stop)
+    set_signal(signal.SIGINT, workers.stop)
     for _ in range(count):
-        start_worker()
-    while children:
-        try:
-            pid, status = waitpid(-1, 0)
-        except ChildProcessError:
-            break
-        started = children.pop(pid, None)
-        if started is None or stopping:
-            continue
-        sys.stderr.write(f"companion: worker {pid} ended ({os.waitstatus_to_exitcode(status)}); "
-                         "starting another\n")
-        pause(max(0.0, 1.0 - (time.monotonic() - started)))
-        if not stopping:
-            start_worker()
+        workers.start()
+    workers.watch()
 
 
 GC_THRESHOLDS = (10_000, 20, 20)  # objects between young passes, then passes between older ones
@@ -361,8 +394,6 @@ def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
     import gevent
 
     if os.name == "posix":
-        import signal
-
         # systemd and `kill` send SIGTERM: stop accepting, give requests a moment, exit.
         gevent.signal_handler(signal.SIGTERM, server.close)
     try:

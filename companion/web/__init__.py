@@ -31,9 +31,33 @@ def select_locale() -> str:
 
 
 def init_app(app: Flask) -> None:
+    # Step by step, in this order: hooks run in the order they are registered (after_request
+    # ones in reverse), and limits wraps views the blueprints registered.
+    _open_store(app)
+    _behind_proxies(app)
+    from . import errors
+
+    errors.init_app(app)
+    _template_words(app)
+    csrf = CSRFProtect(app)
+    Babel(app, locale_selector=select_locale)
+    from .words import install_template_words
+
+    install_template_words(app)
+    from . import assets; assets.init_app(app)  # compressed responses, fingerprinted static files
+
+    _blueprints(app, csrf)
+    _security_headers(app)
+    _page_globals(app)
+
+
+def _open_store(app: Flask) -> None:
     app.extensions["companion_store"] = Store(app.config["COMPANION_DATABASE_URL"],
                                               pool_size=int(app.config.get("COMPANION_DB_POOL_SIZE", 16)),
                                               check_kept=app.testing)
+
+
+def _behind_proxies(app: Flask) -> None:
     from . import security
 
     proxies = int(app.config.get("COMPANION_TRUSTED_PROXIES") or 0)
@@ -41,9 +65,11 @@ def init_app(app: Flask) -> None:
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,
                                 x_port=proxies)
     app.session_interface = security.SessionInterface()  # Secure session cookie under https
-    from . import errors, limits
 
-    errors.init_app(app)
+
+def _template_words(app: Flask) -> None:
+    """The templates' filters and globals that put words in the asker's language, and the
+    cookie that keeps a language chosen by ``?lang=``."""
     from .words import remember_language, say, set_name, term_word
 
     app.add_template_filter(say, "say")
@@ -57,22 +83,22 @@ def init_app(app: Flask) -> None:
 
     app.add_template_global(icon, "icon")  # {{ icon("skull") }}: an icon from static/icons.svg
     app.after_request(remember_language)  # ?lang= is kept in the lang cookie for the next page
-    csrf = CSRFProtect(app)
-    Babel(app, locale_selector=select_locale)
-    from .words import install_template_words
 
-    install_template_words(app)
-    from . import assets; assets.init_app(app)  # compressed responses, fingerprinted static files
 
-    from . import api, calculator, cards, pages, rules
+def _blueprints(app: Flask, csrf: CSRFProtect) -> None:
+    from . import api, calculator, cards, limits, pages, rules, security
 
     for module in (api, pages, cards, rules, calculator, security):
         app.register_blueprint(module.bp)
+    limits.init_app(app)  # after the blueprints: it wraps their create and join views
     # The API authenticates with a bearer token, which a browser never sends by itself, and
     # the calculator changes nothing: neither can be forged across sites.
-    limits.init_app(app)  # after the blueprints: it wraps their create and join views
     csrf.exempt(api.bp)
     csrf.exempt(calculator.bp)
+
+
+def _security_headers(app: Flask) -> None:
+    from . import security
 
     @app.after_request
     def security_headers(response):
@@ -81,6 +107,10 @@ def init_app(app: Flask) -> None:
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Content-Security-Policy", security.CONTENT_SECURITY_POLICY)
         return security.secure_cookies(response)
+
+
+def _page_globals(app: Flask) -> None:
+    from . import security
 
     # The error page's way back and the language switch's return address, made in Python.
     app.add_template_global(security.back_link, "back_link")

@@ -25,6 +25,7 @@ import json
 import random
 import threading
 import time
+from typing import Iterator, NamedTuple
 
 from flask import Flask, Response, current_app, request, stream_with_context
 
@@ -160,9 +161,20 @@ def _whose(code: str) -> tuple:
     return ("seatless", request.remote_addr)
 
 
-def event_stream(code: str) -> Response:
-    the_store = store()
-    registry = streams(current_app)
+class _Plan(NamedTuple):
+    """What one stream was given on opening: how long it lasts, how often it beats when
+    quiet, whose it is and its caps, and the version the phone already shows."""
+
+    seconds: float
+    heartbeat: float
+    cap: int
+    group: tuple
+    seated: bool
+    group_cap: int
+    since: int | None
+
+
+def _plan(code: str) -> _Plan:
     config = current_app.config
     # Streams end a little before LIVE_STREAM_SECONDS, spread out, so phones that connected
     # together (a server restart) do not all reconnect in the same second again.
@@ -176,54 +188,71 @@ def event_stream(code: str) -> Response:
     since = request.args.get("since", type=int)
     if since is None:
         since = request.headers.get("Last-Event-ID", type=int)
+    return _Plan(seconds, heartbeat, cap, group, seated, group_cap, since)
 
-    def generate():
-        delay = registry.admission_delay(code, cap, group, seated, group_cap)
-        if delay > 0:
-            time.sleep(delay)  # a parked greenlet under gevent
-        stream = registry.open(code, cap, group, seated, group_cap)
-        try:
-            seen = the_store.version(code)
-            # Retry quickly after a drop; the browser reconnects by itself.
-            yield "retry: 1500\n\n"
-            if since is None or since != seen:
-                yield _event(code, seen)
-            now = time.monotonic()
-            deadline, quiet_until = now + seconds, now + heartbeat
-            while not stream.closed and now < deadline:
-                stream.bell.clear()
-                if stream.closed:
-                    break
-                version = the_store.doorbell.wait(code, seen, min(quiet_until, deadline) - now,
-                                                  bell=stream.bell)
-                now = time.monotonic()
-                if stream.closed:
-                    break
-                if version is None:
-                    if now < quiet_until:
-                        continue  # woken without news (an old ring): sleep on
-                    # Quiet for a while: a heartbeat keeps proxies from closing the stream, and a
-                    # look at the database catches a change made by another server process.
-                    quiet_until = now + heartbeat
-                    version = registry.checked_version(code, the_store.version, heartbeat / 2)
-                    if version <= seen:
-                        yield ": heartbeat\n\n"
-                        continue
-                if version - seen > MAX_BACKLOG:
-                    seen = version - 1
-                for v in range(seen + 1, version + 1):
-                    yield _event(code, v)
-                seen = version
-                quiet_until = now + heartbeat
-            if stream.closed:
-                # Closed for a newer stream of its pool (or its seat): a browser waits this long
-                # before it comes back, so a client holding streams by the hundred cannot spin
-                # the server.
-                yield f": too many live streams for this game\nretry: {EVICTED_RETRY_MS}\n\n"
-        finally:
-            registry.close(code, stream)
 
-    response = Response(stream_with_context(generate()), mimetype="text/event-stream")
+def _stream_body(the_store, registry: StreamRegistry, code: str, plan: _Plan) -> Iterator[str]:
+    """The whole stream: wait for a place, say the version now, follow the changes, and say
+    why when closed for a newer stream."""
+    delay = registry.admission_delay(code, plan.cap, plan.group, plan.seated, plan.group_cap)
+    if delay > 0:
+        time.sleep(delay)  # a parked greenlet under gevent
+    stream = registry.open(code, plan.cap, plan.group, plan.seated, plan.group_cap)
+    try:
+        seen = the_store.version(code)
+        # Retry quickly after a drop; the browser reconnects by itself.
+        yield "retry: 1500\n\n"
+        if plan.since is None or plan.since != seen:
+            yield _event(code, seen)
+        yield from _follow(the_store, registry, code, stream, seen, plan)
+        if stream.closed:
+            # Closed for a newer stream of its pool (or its seat): a browser waits this long
+            # before it comes back, so a client holding streams by the hundred cannot spin
+            # the server.
+            yield f": too many live streams for this game\nretry: {EVICTED_RETRY_MS}\n\n"
+    finally:
+        registry.close(code, stream)
+
+
+def _follow(the_store, registry: StreamRegistry, code: str, stream: _Stream, seen: int,
+            plan: _Plan) -> Iterator[str]:
+    """Every version after ``seen`` as the doorbell rings, and a heartbeat when quiet, until
+    the stream's time is up or it is closed."""
+    heartbeat = plan.heartbeat
+    now = time.monotonic()
+    deadline, quiet_until = now + plan.seconds, now + heartbeat
+    while not stream.closed and now < deadline:
+        stream.bell.clear()
+        if stream.closed:
+            break
+        version = the_store.doorbell.wait(code, seen, min(quiet_until, deadline) - now,
+                                          bell=stream.bell)
+        now = time.monotonic()
+        if stream.closed:
+            break
+        if version is None:
+            if now < quiet_until:
+                continue  # woken without news (an old ring): sleep on
+            # Quiet for a while: a heartbeat keeps proxies from closing the stream, and a
+            # look at the database catches a change made by another server process.
+            quiet_until = now + heartbeat
+            version = registry.checked_version(code, the_store.version, heartbeat / 2)
+            if version <= seen:
+                yield ": heartbeat\n\n"
+                continue
+        if version - seen > MAX_BACKLOG:
+            seen = version - 1
+        for v in range(seen + 1, version + 1):
+            yield _event(code, v)
+        seen = version
+        quiet_until = now + heartbeat
+
+
+def event_stream(code: str) -> Response:
+    the_store = store()
+    registry = streams(current_app)
+    body = _stream_body(the_store, registry, code, _plan(code))
+    response = Response(stream_with_context(body), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
     return response
