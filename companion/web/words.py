@@ -257,8 +257,7 @@ def with_text(event: dict | None) -> dict | None:
 
 def localized_log(log: list[dict]) -> list[dict]:
     """The state's log with each line's ``text`` in the asker's language."""
-    return [{**entry, "text": text(entry["event"]) if entry.get("event") else entry.get("text", "")}
-            for entry in log]
+    return [{**entry, "text": text(entry["event"])} for entry in log]
 
 
 def say(value: Any) -> str:
