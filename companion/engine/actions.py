@@ -12,13 +12,14 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from . import cards, editions, reducers, rulebook  # noqa: F401  (importing reducers registers them)
+from . import cards, reducers, rulebook  # noqa: F401  (importing reducers registers them)
 from . import monster_conditions
 from .action_models import parse_action
 from .cards import CardResolver
 from .core import AFTER_WIN, REDUCERS, STRANGERS_MAY, Actor, Context
 from .errors import BadAction, Forbidden, RuleViolation
 from .frozen import copy_state
+from .rules import TableRules
 from .state import find_player
 from .words import N_
 
@@ -45,8 +46,8 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
         raise BadAction(N_("Unknown action type %(type)s."), type=repr(kind)[:60])
     if not actor.seated and kind not in STRANGERS_MAY:
         raise Forbidden(N_("Join the game first: only seated players and the host can act."))
-    edition = editions.get(state["edition"])
-    ctx = Context(edition=edition, resolve=resolve or cards.resolve, rng=rng or random.Random())
+    rules = TableRules.of(state)
+    ctx = Context(rules=rules, resolve=resolve or cards.resolve, rng=rng or random.Random())
     new = copy_state(state)
     try:
         if new["winners"] and kind not in AFTER_WIN:
@@ -57,8 +58,7 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
         # Conditions on the monsters act on their own once the fight has changed.
         happened = monster_conditions.after_action(new, happened, ctx)
     except RuleViolation as violation:
-        raise rulebook.fill(violation, edition.id,
-                            official_updates=bool((state.get("variants") or {}).get("official_updates")))
+        raise rulebook.fill(violation, rules)
     return new, happened
 
 

@@ -24,8 +24,9 @@ from __future__ import annotations
 from typing import Any, Callable, Iterable
 
 from . import character as ch
-from . import editions
 from .editions import Edition
+from .rules import TableRules
+from .vocab import SHARED_VICTORY
 from .words import N_, said, said_plural
 
 Card = dict[str, Any]
@@ -33,10 +34,6 @@ Player = dict[str, Any]
 
 ESCAPE_ON = 5  # the bare roll that escapes, in every edition
 DIE = 6
-
-
-def _edition(edition: Edition | str) -> Edition:
-    return editions.get(edition) if isinstance(edition, str) else edition
 
 
 # ---------------------------------------------------------------- monster entries
@@ -217,14 +214,16 @@ def _holder_effects(player: Player, edition: Edition, stat: str, roles: set[str]
 # ---------------------------------------------------------------- compute
 
 
-def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
-            monsters: list[dict], one_shots: list[dict], helper_forced: bool = False,
-            variants: dict | None = None, stage: str = "fighting",
-            escapes: Iterable[dict] = (), winning_level: int = 10) -> dict:
-    """The public combat object for this fight (see the module docstring). ``winning_level``:
-    the table's (``rules.winning_level``): a fight that reaches it is one for the win."""
-    variants = variants or {}
-    ed = editions.in_play(_edition(edition), variants)
+def compute(*, fighter: Player, helper: Player | None, monsters: list[dict], one_shots: list[dict],
+            helper_forced: bool = False, stage: str = "fighting", escapes: Iterable[dict] = (),
+            rules: TableRules | None = None, edition: Edition | str | None = None,
+            variants: dict | None = None, winning_level: int | None = None) -> dict:
+    """The public combat object for this fight (see the module docstring), by the table's
+    ``rules``: a fight that reaches its winning level is one for the win. Without a table
+    (a test, a script), ``edition`` with the ``variants`` and ``winning_level`` chosen stand
+    for its rules (``TableRules.chosen``)."""
+    rules = rules or TableRules.chosen(edition, variants, winning_level)
+    ed = rules.edition
     entries = _entries(monsters)
     alive = [e for e in entries if not e["gone"]]
     fighter_id = fighter.get("id", "fighter")
@@ -234,7 +233,7 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
     # never counts in such a fight (Tails), a forced helper drops out of the sums until the
     # table records them as staying by choice (helper_forced false).
     kill_levels = sum(e["card"].get("levels", 1) for e in alive)
-    for_the_win = (fighter.get("level") or 1) + kill_levels >= winning_level and bool(alive)
+    for_the_win = (fighter.get("level") or 1) + kill_levels >= rules.winning_level and bool(alive)
     helper_counts = helper is not None and not (
         helper_forced and ed.forced_help_never_wins and for_the_win)
     facing = [fighter] + ([helper] if helper_counts else [])
@@ -285,8 +284,8 @@ def compute(*, edition: Edition | str, fighter: Player, helper: Player | None,
     if helper_counts and ed.elf_helper_levels and _holder_effects(
             helper, ed, "helper_levels", {"helping"}, fight_tags):
         helper_levels = len(alive)
-    shared = bool(variants.get("shared_victory")) and helper_counts and bool(alive) and (
-        (fighter.get("level") or 1) + fighter_levels >= winning_level)
+    shared = rules.has(SHARED_VICTORY) and helper_counts and bool(alive) and (
+        (fighter.get("level") or 1) + fighter_levels >= rules.winning_level)
 
     return {
         "fighter": fighter_id, "helper": helper_id, "helper_forced": bool(helper_forced),

@@ -13,18 +13,18 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from . import editions
 from .cards import CardResolver
+from .editions import Edition
 from .errors import BadAction, Forbidden, RuleViolation
-from .rules import winning_level
 from .hand import draw_new_hand
+from .rules import RULEBOOK_WINNING_LEVEL, TableRules
 from .state import (
     find_player, seat_order,
 )
 from .vocab import LIVE_STAGES
 from .words import N_, event, event_words, said
 
-MAX_LEVEL = 10  # the rulebooks' winning level; a table's own is rules.winning_level(state)
+MAX_LEVEL = RULEBOOK_WINNING_LEVEL  # the rulebooks' winning level; a table's own: TableRules
 # Why a level moved, as the end of a level line ("Ann: level 3 to 4, killed a monster").
 SOURCE_WORDS = {"kill": N_("killed a monster"), "card": N_("Go Up a Level card"),
                 "sell": N_("sold items"), "adjust": N_("adjusted")}
@@ -64,9 +64,17 @@ SEATING = frozenset({"join"})
 
 @dataclass
 class Context:
-    edition: editions.Edition
+    """What one action is applied with: the table's rules (made once per ``apply``), how a card
+    spec becomes a card, and the store's randomness."""
+
+    rules: TableRules
     resolve: CardResolver
     rng: random.Random
+
+    @property
+    def edition(self) -> Edition:
+        """The edition in play (``rules.edition``): what the rules about cards ask."""
+        return self.rules.edition
 
     def card(self, state: dict, spec: Any) -> dict:
         if spec is None:
@@ -102,12 +110,12 @@ def current_fight(state: dict) -> dict:
     return state["combat"]
 
 
-def set_level(state: dict, player: dict, new_level: int, source: str) -> None:
-    """Move a level by the rules: never below 1, the winning level only by a kill."""
+def set_level(state: dict, player: dict, new_level: int, source: str, rules: TableRules) -> None:
+    """Move a level by the rules: never below 1, the table's winning level only by a kill."""
     if new_level < 1:
         raise RuleViolation("level-minimum", N_("%(name)s is level %(level)s"),
                             name=player["name"], level=player["level"])
-    top = winning_level(state)
+    top = rules.winning_level
     if new_level >= top and source != "kill":
         raise RuleViolation("level-ten-needs-kill", LEVEL_TEN_WORDS[source],
                             name=player["name"], level=top)

@@ -6,9 +6,8 @@ rules that bind: one helper, the living only, what may be promised, and the ledg
 
 from __future__ import annotations
 
-from . import editions
-from .editions import Edition
 from .errors import BadAction, RuleViolation
+from .rules import TableRules
 from .words import N_, said, said_plural
 
 
@@ -16,7 +15,7 @@ def _whole(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def check_join(state: dict, fight: dict, player: dict, edition: Edition) -> None:
+def check_join(state: dict, fight: dict, player: dict) -> None:
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", N_("the fight has already been decided"))
     if player["id"] == fight["fighter"]:
@@ -29,44 +28,42 @@ def check_join(state: dict, fight: dict, player: dict, edition: Edition) -> None
         raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=helper["name"])
 
 
-def forced_rule(edition: Edition) -> str:
-    """The rule that keeps forced help out of a fight for the win: printed in Tails, and the
-    official update for a table of another edition that chose it (the ruling's official part
-    gives that answer and its source)."""
-    return "forced-helper-may-leave"
+# The rule that keeps forced help out of a fight for the win: printed in Tails, and the official
+# update for a table of another edition that chose it (the ruling's official part gives that
+# answer and its source, ``rulebook.fill``).
+FORCED_HELP_RULE = "forced-helper-may-leave"
 
 
-def check_forced(state: dict, fight: dict, player: dict, edition: Edition, for_the_win: bool) -> None:
-    """A card that makes someone help does not work in a fight for the win, where the rules
-    say so (Tails, Asking For Help; every edition under the official updates). ``edition``
-    is the rules in play (``editions.in_play``)."""
-    if for_the_win and edition.forced_help_never_wins:
+def check_forced(state: dict, fight: dict, player: dict, rules: TableRules, for_the_win: bool) -> None:
+    """A card that makes someone help does not work in a fight for the win, where the table's
+    rules say so (Tails, Asking For Help; every edition under the official updates)."""
+    if for_the_win and rules.edition.forced_help_never_wins:
         fighter = next(p for p in state["players"] if p["id"] == fight["fighter"])
-        raise RuleViolation(forced_rule(edition),
+        raise RuleViolation(FORCED_HELP_RULE,
                             N_("this fight would give %(fighter)s the winning level, so %(name)s "
                                "cannot be made to help"), fighter=fighter["name"], name=player["name"],
                             sex=player["sex"])
 
 
-def check_leave(state: dict, fight: dict, helper: dict, edition: Edition, for_the_win: bool) -> None:
+def check_leave(state: dict, fight: dict, helper: dict, rules: TableRules, for_the_win: bool) -> None:
     """A volunteer stays to the end. A helper forced in by a card may back out once the fight
-    has become one for the win, and only then, where forced help does not count in such a
-    fight (Tails, Asking For Help); ``edition`` is the rules in play."""
-    if fight.get("helper_forced") and edition.forced_help_never_wins:
+    has become one for the win, and only then, where the table's rules do not count forced
+    help in such a fight (Tails, Asking For Help)."""
+    if fight.get("helper_forced") and rules.edition.forced_help_never_wins:
         if for_the_win:
             return
-        raise RuleViolation(forced_rule(edition),
+        raise RuleViolation(FORCED_HELP_RULE,
                             N_("%(name)s was made to help and may back out only once the fight "
                                "would give the winning level"), name=helper["name"], sex=helper["sex"])
     raise RuleViolation("voluntary-helper-stays", N_("%(name)s agreed to help"), name=helper["name"])
 
 
-def make_offer(state: dict, fight: dict, action: dict, edition: Edition, view: dict) -> dict:
+def make_offer(state: dict, fight: dict, action: dict, view: dict) -> dict:
     by_id = {p["id"]: p for p in state["players"]}
     to = action.get("to")
     if isinstance(to, bool) or not isinstance(to, int) or to not in by_id:
         raise BadAction(N_("'to' must be the id of the player you are asking."))
-    check_join(state, fight, by_id[to], edition)
+    check_join(state, fight, by_id[to])
     total = view["rewards"]["treasures"]
     treasures = action.get("treasures", 0)
     if isinstance(treasures, bool) or not isinstance(treasures, int) or treasures < 0:

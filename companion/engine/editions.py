@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from .vocab import FASTER_PLAY, LISTEN_AT_THE_DOOR, OFFICIAL_UPDATES, SHARED_VICTORY
 from .words import N_
 
 
@@ -35,7 +36,7 @@ class Edition:
     monsters_never_below_level_one: bool = False
     charity_oligarchs_first: bool = False  # russia: each Oligarch takes one card of the excess
     grouping_tags: tuple[str, ...] = ()  # monster groups the rulebook names
-    variants: tuple[str, ...] = ("listen_at_the_door", "shared_victory")
+    variants: tuple[str, ...] = (LISTEN_AT_THE_DOOR, SHARED_VICTORY)
     default_race: str | None = "human"  # what a player without a race card is
     big_item_limit: bool = True  # Tails and Spell Skool print no limit on Big items
     # Oz, Russia, Tails: one class + Super Munchkin keeps the advantages and sheds the
@@ -67,7 +68,7 @@ class Edition:
 
 # Offered whatever the box: a table may follow the publisher's later official rulings (FAQ and
 # rule updates) where they differ from the rulebook printed in its box.
-EVERY_EDITION_VARIANTS: tuple[str, ...] = ("official_updates",)
+EVERY_EDITION_VARIANTS: tuple[str, ...] = (OFFICIAL_UPDATES,)
 
 
 EDITIONS: dict[str, Edition] = {
@@ -77,7 +78,7 @@ EDITIONS: dict[str, Edition] = {
             id="classic", name=N_("Munchkin (classic)"), rulebook="Munchkin (classic rules)",
             races=("elf", "dwarf", "halfling"), classes=("warrior", "wizard", "thief", "cleric"),
             half_breed=True, super_munchkin=True, dead_redraw=2, elf_helper_levels=True,
-            variants=("faster_play",), lone_card_sheds_drawbacks=False,
+            variants=(FASTER_PLAY,), lone_card_sheds_drawbacks=False,
             half_breed_half_human=True, half_breed_rule="half-breed-single-race-classic",
             super_munchkin_lost_with_either_class=True,
             monsters_never_below_level_one=True,
@@ -109,7 +110,7 @@ EDITIONS: dict[str, Edition] = {
             half_breed=True, super_munchkin=True, forced_help_never_wins=True,
             fight_ends_without_monsters=True,
             # its faster-play section is exactly these two
-            variants=("listen_at_the_door", "shared_victory"),
+            variants=(LISTEN_AT_THE_DOOR, SHARED_VICTORY),
         ),
     )
 }
@@ -124,14 +125,14 @@ def get(edition_id: str) -> Edition:
 # its last monster is gone and lets nobody be made to help in a fight for the win, in every
 # edition (the rulings: companion/rulebase/rulings/official.json); the current Wizard card
 # discards Flight's cards after a failed run-away roll (rulings/powers.json).
-OFFICIAL_UPDATES = {"fight_ends_without_monsters": True, "forced_help_never_wins": True,
+OFFICIAL_CHANGES = {"fight_ends_without_monsters": True, "forced_help_never_wins": True,
                     "flight_after_failed_roll": True}
 
 
-def in_play(edition: Edition, variants: dict | None) -> Edition:
+def in_play(edition: Edition, official_updates: bool) -> Edition:
     """The rules a table follows: its edition's printed rules, with the official updates
-    laid over them when the table chose ``official_updates``."""
-    if not (variants or {}).get("official_updates"):
+    laid over them when the table chose them (``rules.TableRules`` asks)."""
+    if not official_updates:
         return edition
-    return replace(edition, **OFFICIAL_UPDATES)
+    return replace(edition, **OFFICIAL_CHANGES)
 

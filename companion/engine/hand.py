@@ -20,7 +20,8 @@ A count never goes below 0 (a card the app did not see drawn is still played) no
 
 from __future__ import annotations
 
-from .editions import Edition
+from .rules import TableRules
+from .vocab import FASTER_PLAY
 from .words import said_plural
 
 MAX_HAND = 60  # set_hand's bound (action_models.SetHandAction)
@@ -43,11 +44,12 @@ def take_from_hand(player: dict | None, n: int = 1) -> None:
     player["hand"] = max(0, player["hand"] - n)
 
 
-def new_hand(edition: Edition, variants: dict | None) -> int:
-    """Cards drawn from each deck by a dead player's new character (rule dead-redraw)."""
-    if "faster_play" in edition.variants and (variants or {}).get("faster_play"):
+def new_hand(rules: TableRules) -> int:
+    """Cards drawn from each deck by a dead player's new character (rule dead-redraw), and
+    at the start: the table's Faster Play where its box prints one, else the box's number."""
+    if rules.has(FASTER_PLAY) and FASTER_PLAY in rules.edition.variants:
         return FASTER_PLAY_DEAL
-    return edition.dead_redraw
+    return rules.edition.dead_redraw
 
 
 def draw_new_hand(player: dict) -> dict | None:

@@ -14,6 +14,7 @@ from typing import Any
 from . import character, combat
 from .deals import items_said
 from .editions import Edition
+from .rules import TableRules
 from .words import N_, said, said_plural
 
 # What one treasure card is taken to be worth when a bribe is paid in items instead. Items
@@ -26,10 +27,12 @@ def _name(player: dict) -> str | dict:
     return player.get("name") or said(N_("Player %(id)s"), id=player.get("id", "?"))
 
 
-def helper_options(*, edition: Edition | str, fighter: dict, others: list[dict],
-                   monsters: list[dict], one_shots: list[dict], helper: dict | None = None,
-                   variants: dict | None = None, winning_level: int = 10, **_ignored: Any) -> list[dict]:
-    """For each other player: could they help, how strong would they be, would that win.
+def helper_options(*, fighter: dict, others: list[dict], monsters: list[dict],
+                   one_shots: list[dict], helper: dict | None = None, rules: TableRules | None = None,
+                   edition: Edition | str | None = None, variants: dict | None = None,
+                   winning_level: int | None = None, **_ignored: Any) -> list[dict]:
+    """For each other player: could they help, how strong would they be, would that win, by
+    the table's ``rules`` (or ``edition`` and its choices, as ``combat.compute`` takes them).
 
     Returns ``[{"player", "name", "can_help", "why_not", "strength", "would_win", "margin",
     "needed"}]`` in the order of ``others``. ``margin`` is the players' side minus the
@@ -37,6 +40,7 @@ def helper_options(*, edition: Edition | str, fighter: dict, others: list[dict],
     side also wins at 0, see ``would_win``). A dead player or one already in the fight
     cannot help; while someone else helps, the numbers show what a swap would give.
     """
+    rules = rules or TableRules.chosen(edition, variants, winning_level)
     out = []
     helper_id = None if helper is None else helper.get("id")
     for other in others:
@@ -50,9 +54,8 @@ def helper_options(*, edition: Edition | str, fighter: dict, others: list[dict],
                            sex=other.get("sex"))
         elif helper is not None:
             why = said(N_("only one player can help and %(name)s already does"), name=_name(helper))
-        view = combat.compute(edition=edition, fighter=fighter, helper=other,
-                              monsters=monsters, one_shots=one_shots, variants=variants,
-                           winning_level=winning_level)
+        view = combat.compute(rules=rules, fighter=fighter, helper=other, monsters=monsters,
+                              one_shots=one_shots)
         out.append({
             "player": other.get("id"), "name": _name(other), "can_help": why is None,
             "why_not": why, "strength": view["helper_strength"],
@@ -67,14 +70,13 @@ def _round_half_up(x: float) -> int:
     return int(x + 0.5)
 
 
-def _pick_items(fighter: dict, target_gold: int, edition: Edition | str) -> list[dict]:
+def _pick_items(fighter: dict, target_gold: int, edition: Edition) -> list[dict]:
     """Carried items worth at least ``target_gold``, sparing what the fighter fights with.
 
     One item if a single one is enough (the cheapest such), else the fewest from the most
     valuable down; items that give the fighter nothing right now go first.
     """
-    ed = combat._edition(edition)
-    rows = [r for r in character.item_rows(fighter, ed) if (r["gold"] or 0) > 0]
+    rows = [r for r in character.item_rows(fighter, edition) if (r["gold"] or 0) > 0]
     if not rows or target_gold <= 0:
         return []
     enough = [r for r in rows if r["gold"] >= target_gold]
@@ -90,10 +92,12 @@ def _pick_items(fighter: dict, target_gold: int, edition: Edition | str) -> list
     return []
 
 
-def suggest_bribe(*, edition: Edition | str, fighter: dict, helper: dict,
-                  monsters: list[dict], one_shots: list[dict], variants: dict | None = None,
-                  winning_level: int = 10, **_ignored: Any) -> dict:
-    """A deterministic bribe for ``helper`` to help ``fighter`` win this fight.
+def suggest_bribe(*, fighter: dict, helper: dict, monsters: list[dict], one_shots: list[dict],
+                  rules: TableRules | None = None, edition: Edition | str | None = None,
+                  variants: dict | None = None, winning_level: int | None = None,
+                  **_ignored: Any) -> dict:
+    """A deterministic bribe for ``helper`` to help ``fighter`` win this fight, by the table's
+    ``rules`` (or ``edition`` and its choices, as ``combat.compute`` takes them).
 
     The helper's share of the fight's treasures follows their share of the players'
     strength (rounded half up, at least one); they pick first when they bring half or more.
@@ -102,12 +106,11 @@ def suggest_bribe(*, edition: Edition | str, fighter: dict, helper: dict,
     carried items at ``GOLD_PER_TREASURE`` gold per treasure. ``explanation`` says all this
     in one line.
     """
-    with_helper = combat.compute(edition=edition, fighter=fighter, helper=helper,
-                                 monsters=monsters, one_shots=one_shots, variants=variants,
-                                 winning_level=winning_level)
-    alone = combat.compute(edition=edition, fighter=fighter, helper=None,
-                           monsters=monsters, one_shots=one_shots, variants=variants,
-                           winning_level=winning_level)
+    rules = rules or TableRules.chosen(edition, variants, winning_level)
+    with_helper = combat.compute(rules=rules, fighter=fighter, helper=helper, monsters=monsters,
+                                 one_shots=one_shots)
+    alone = combat.compute(rules=rules, fighter=fighter, helper=None, monsters=monsters,
+                           one_shots=one_shots)
     h, f = _name(helper), _name(fighter)
     total = with_helper["rewards"]["treasures"]
     base = {"helper": helper.get("id"), "would_win": with_helper["winning"], "treasures": 0,
@@ -143,7 +146,7 @@ def suggest_bribe(*, edition: Edition | str, fighter: dict, helper: dict,
         else:
             why = said(N_("%(helper)s brings %(strength)s of %(of)s strength (%(percent)s%%) to a "
                           "fight worth %(worth)s"), **brings)
-    items = _pick_items(fighter, treasures * GOLD_PER_TREASURE, edition)
+    items = _pick_items(fighter, treasures * GOLD_PER_TREASURE, rules.edition)
     gold = sum(r["gold"] for r in items)
     terms = {"treasures": said_plural("%(n)s treasure", "%(n)s treasures", treasures),
              "picker": h if pick_first else f}

@@ -9,12 +9,17 @@ from __future__ import annotations
 from companion import rulebase
 
 from .errors import RuleViolation
+from .rules import TableRules
 
 
-def fill(violation: RuleViolation, edition_id: str, official_updates: bool = False) -> RuleViolation:
-    """Give a violation its message and citation for ``edition_id`` (in place): the printed
-    rule's, or where the table follows the official rulings and the ruling has an official
-    part for this edition, that part's answer and source."""
+def fill(violation: RuleViolation, rules: TableRules | str) -> RuleViolation:
+    """Give a violation its message and citation for the table's rules (in place): the printed
+    rule's of its edition, or where the table follows the official rulings and the ruling has
+    an official part for this edition, that part's answer and source. An edition id alone
+    stands for that box's printed rules."""
+    if isinstance(rules, str):
+        rules = TableRules.chosen(rules)
+    edition_id, official_updates = rules.edition.id, rules.official_updates
     answer, citation = rulebase.explain(violation.rule, edition_id, official_updates=official_updates)
     violation.message = f"{answer} ({violation.detail})" if violation.detail else answer
     violation.citation = citation

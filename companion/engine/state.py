@@ -17,7 +17,7 @@ import disarm
 from . import character, combat, editions, help as helping, powers, rulebook, sheet as sheet_rules
 from .errors import BadAction, RuleViolation
 from .frozen import freeze, is_frozen
-from .rules import RULEBOOK_WINNING_LEVEL, check_winning_level, winning_level
+from .rules import RULEBOOK_WINNING_LEVEL, TableRules, check_winning_level
 from .vocab import SEXES
 from .words import N_, said, said_plural
 
@@ -155,11 +155,12 @@ def next_id(state: dict) -> int:
 def add_player(state: dict, name: Any, sex: Any, *, phone: bool = True) -> int:
     """Seat a new player (in place); the first player seated has the first turn."""
     name, sex = clean_name(name), clean_sex(sex)
-    edition = editions.get(state["edition"])
+    rules = TableRules.of(state)
+    edition = rules.edition
     if len(state["players"]) >= edition.max_players:
         raise rulebook.fill(RuleViolation(
             "player-count", N_("%(edition)s is for %(lo)s to %(hi)s players"),
-            edition=said(edition.name), lo=edition.min_players, hi=edition.max_players), edition.id)
+            edition=said(edition.name), lo=edition.min_players, hi=edition.max_players), rules)
     refuse_lookalike(state, name)
     pid = next_id(state)
     state["players"].append({
@@ -229,23 +230,21 @@ def combat_view(state: dict, *, helpers: bool = True) -> dict | None:
     stored = state.get("combat")
     if not stored:
         return None
-    edition = editions.get(state["edition"])
+    rules = TableRules.of(state)
     by_id = {p["id"]: p for p in state["players"]}
     fighter = by_id[stored["fighter"]]
     helper = by_id.get(stored["helper"]) if stored.get("helper") is not None else None
     view = combat.compute(
-        edition=edition, fighter=fighter, helper=helper, monsters=stored["monsters"],
+        rules=rules, fighter=fighter, helper=helper, monsters=stored["monsters"],
         one_shots=stored["one_shots"], helper_forced=stored.get("helper_forced", False),
-        variants=state.get("variants") or {}, stage=stored["stage"],
-        escapes=stored.get("escapes", ()), winning_level=winning_level(state),
+        stage=stored["stage"], escapes=stored.get("escapes", ()),
     )
     view = combat.as_decided(view, stored.get("decided"))
     if not helpers:
         return view
     others = [p for p in state["players"] if p["id"] != fighter["id"]]
-    common = {"edition": edition, "fighter": fighter, "monsters": stored["monsters"],
-              "one_shots": stored["one_shots"], "variants": state.get("variants") or {},
-              "winning_level": winning_level(state)}
+    common = {"rules": rules, "fighter": fighter, "monsters": stored["monsters"],
+              "one_shots": stored["one_shots"]}
     options = helping.helper_options(helper=helper, others=others, **common)
     offers = {o["to"]: o for o in stored.get("offers", [])}
     for option, other in zip(options, others):
@@ -295,12 +294,13 @@ def _sheet_of(player: dict, edition: editions.Edition) -> dict:
 
 def public_state(state: dict) -> dict:
     """The stored state plus everything a phone shows that is derived from it."""
-    edition = editions.get(state["edition"])
+    rules = TableRules.of(state)
+    edition = rules.edition
     out = dict(state)
     out.pop("chronicle", None)  # the table screen's bookkeeping (engine/chronicle.py), not for phones
     out.pop("dice_seed", None)  # a phone must not work out a roll before it is made
     out["winner"] = state["winners"][0] if state["winners"] else None
-    out["winning_level"] = winning_level(state)  # a game from before the choice: 10
+    out["winning_level"] = rules.winning_level  # a game from before the choice: 10
     players = []
     for player in state["players"]:
         view = dict(player)

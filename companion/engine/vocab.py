@@ -26,6 +26,8 @@ EDITION_IDS: tuple[str, ...] = get_args(EditionId)
 # (every edition offers it; see editions.EVERY_EDITION_VARIANTS).
 Variant = Literal["listen_at_the_door", "shared_victory", "faster_play", "official_updates"]
 VARIANTS: tuple[str, ...] = get_args(Variant)
+# Each optional rule by name, for the code that asks about one (spelled once, above).
+LISTEN_AT_THE_DOOR, SHARED_VICTORY, FASTER_PLAY, OFFICIAL_UPDATES = VARIANTS
 
 # --- cards ---------------------------------------------------------------------------------
 
@@ -102,7 +104,8 @@ LIVE_STAGES: tuple[str, ...] = ("fighting", "running")
 __all__ = [
     "BAD_STUFF_DOS", "BadStuffDo", "LOSE_WHICH", "LoseWhich",
     "CardKind", "CardSet", "CurseDuration", "DURATIONS", "EDITION_IDS", "EditionId", "FLAG_STATS",
-    "FlagStat", "KINDS", "LEVEL_SOURCES", "LIVE_STAGES", "LOSE_SLOTS", "LevelSource", "LoseSlot",
-    "PERS", "Per", "ROLES", "Role", "SETS", "SEXES", "SIDES", "SLOTS", "STAGES", "STATS", "Sex",
-    "Side", "Slot", "Stage", "Stat", "VARIANTS", "Variant",
+    "FASTER_PLAY", "FlagStat", "KINDS", "LEVEL_SOURCES", "LISTEN_AT_THE_DOOR", "LIVE_STAGES",
+    "LOSE_SLOTS", "LevelSource", "LoseSlot", "OFFICIAL_UPDATES", "PERS", "Per", "ROLES", "Role",
+    "SETS", "SEXES", "SHARED_VICTORY", "SIDES", "SLOTS", "STAGES", "STATS", "Sex", "Side", "Slot",
+    "Stage", "Stat", "VARIANTS", "Variant",
 ]

@@ -13,11 +13,12 @@ from pydantic import (BaseModel, ConfigDict, Discriminator, Field, StrictBool, S
                       ValidationError, create_model)
 
 from companion.catalog import load_catalog, resolve_card
-from companion.catalog.schema import UnicodeText
 from companion.engine import BadAction, combat
 from companion.engine.action_models import INLINE_MODELS, CardSpec, explain
+from companion.engine.card_schema import UnicodeText
 from companion.engine.character import slugify
 from companion.engine.editions import EDITIONS
+from companion.engine.rules import TableRules
 from companion.engine.vocab import EditionId, Sex, Variant
 from companion.engine.words import N_
 
@@ -154,8 +155,8 @@ def compute(body: Any) -> dict:
     one_shots = [{"side": side, "card": card}
                  for side in ("players", "monsters")
                  for card in _cards(getattr(shots, side))]
-    return combat.compute(edition=edition, fighter=fighter, helper=helper, monsters=monsters,
-                          one_shots=one_shots, variants=request_.variants or {})
+    return combat.compute(rules=TableRules.chosen(edition, request_.variants), fighter=fighter,
+                          helper=helper, monsters=monsters, one_shots=one_shots)
 
 
 @bp.post("/api/combat")

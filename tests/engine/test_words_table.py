@@ -15,11 +15,12 @@ from functools import partial
 import pytest
 
 from companion import engine
-from companion.engine import Actor, BadAction, EngineError, Forbidden, RuleViolation
+from companion.engine import Actor, BadAction, EngineError, Forbidden, RuleViolation, editions
 from companion.engine.action_models import parse_action
 from companion.engine.core import REDUCERS, Context
 from companion.engine.errors import TooLarge
 from companion.engine.reducers import house
+from companion.engine.rules import TableRules
 from companion.engine.state import (bool_field, choice_field, clean_name, clean_sex, find_card, find_player,
                                     int_field)
 from companion.engine.words import EVENT_WORDS, english, render
@@ -132,7 +133,7 @@ def table_refusals() -> list[EngineError]:
     t("Ann", type="level", player=ann, delta=8)
     out.append(t.refused("Ann", EngineError, type="level", player=ann, delta=1, source="card"))
     out.append(t.refused("Ann", EngineError, type="level", player=ann, delta=1, source="sell"))
-    ctx = Context(edition=engine.actions.editions.get("classic"), resolve=None, rng=random.Random(1))
+    ctx = Context(rules=TableRules.chosen("classic"), resolve=None, rng=random.Random(1))
     catch(ctx.card, t.state, None)
     # the table
     out.append(t.refused("Ann", EngineError, type="level", player=ann, delta=0))
@@ -269,7 +270,7 @@ def test_a_broken_translation_of_a_refusal_falls_back_to_english():
 # --- the public state ------------------------------------------------------------------------
 
 def test_the_edition_name_is_said_in_the_reader_s_language():
-    for edition in engine.actions.editions.EDITIONS:
+    for edition in editions.EDITIONS:
         name = engine.public_state(engine.new_game("X", edition))["edition_name"]
-        assert render(name) == engine.actions.editions.get(edition).name
+        assert render(name) == editions.get(edition).name
         assert_all_translated(name)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from .. import character
 from ..core import Context, set_level
-from ..rules import winning_level
 from ..words import N_, event, event_words, said
 
 event_words("divine_intervention", N_("%(card)s: every Cleric goes up a level: %(raised)s"))
@@ -35,8 +34,9 @@ def play(state: dict, card: dict, ctx: Context) -> dict:
             continue
         old = player["level"]
         # Only a kill may bring the winning level, except by a card that says so: this one.
-        set_level(state, player, old + 1, "kill" if old + 1 >= winning_level(state) else "card")
-        if player["level"] == winning_level(state):
+        top = ctx.rules.winning_level
+        set_level(state, player, old + 1, "kill" if old + 1 >= top else "card", ctx.rules)
+        if player["level"] == top:
             raised.append(said(N_("%(name)s level %(old)s to %(new)s and wins the game"),
                                name=player["name"], old=old, new=player["level"]))
         else:

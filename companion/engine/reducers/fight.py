@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import character, combat, deals, dice, editions, powers
+from .. import character, combat, deals, dice, powers
 from ..core import Context, current_fight, in_fight, own, reducer, set_level
 from .. import bad_stuff  # a monster's Bad Stuff as data
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..hand import add_to_hand, take_from_hand
 from ..state import bool_field, choice_field, combat_view, find_player, int_field
-from ..vocab import SIDES
+from ..vocab import SHARED_VICTORY, SIDES
 from ..words import N_, event, event_words, said, said_plural
 from .sheet import kill, one_shot_card, playing_seat
 
@@ -59,11 +59,6 @@ def monster_card(state: dict, spec: Any, ctx: Context, level: Any = None) -> dic
 
 
 event_words("add_monster", N_("%(monster)s (level %(level)s) joins the fight"))
-
-
-def _rules(state: dict, ctx: Context) -> editions.Edition:
-    """The rules this table follows: the edition's, with the official updates if chosen."""
-    return editions.in_play(ctx.edition, state.get("variants"))
 
 
 def open_fight(state: dict, ctx: Context) -> dict:
@@ -163,9 +158,9 @@ def end_if_no_monsters(state: dict, ctx: Context) -> dict | None:
     if fight["stage"] == "running":  # nobody is left to run from
         finish_if_nobody_runs(state, fight)
         return None
-    if not _rules(state, ctx).fight_ends_without_monsters:
+    if not ctx.rules.edition.fight_ends_without_monsters:
         return None
-    details = _rewards(state, fight, view, find_player(state, fight["fighter"]))
+    details = _rewards(state, fight, view, find_player(state, fight["fighter"]), ctx)
     fight["ended"] = "no_monsters"
     fight["decided"] = combat.decided(view, won=True)
     over = said(EMPTIED_WORDS, details=details)
@@ -206,12 +201,12 @@ def _help(state, action, actor, ctx):
     fight = current_fight(state)
     player = own(state, action, actor)
     forced = bool_field(action, "forced", False)
-    deals.check_join(state, fight, player, ctx.edition)
+    deals.check_join(state, fight, player)
     if fight.get("helper") == player["id"] and (forced or not fight.get("helper_forced")):
         # Already helping: nothing to join (a forced helper may still say it stays by choice).
         raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=player["name"])
     if forced:
-        deals.check_forced(state, fight, player, _rules(state, ctx),
+        deals.check_forced(state, fight, player, ctx.rules,
                            combat_view(state, helpers=False)["for_the_win"])
     fight["helper"] = player["id"]
     fight["helper_forced"] = forced
@@ -231,7 +226,7 @@ def _stop_helping(state, action, actor, ctx):
     helper = find_player(state, fight["helper"])
     if not actor.may_act_for(helper["id"]) and actor.player != fight["fighter"]:
         raise Forbidden(N_("Only the helper, the fighter or the host can end the help."))
-    deals.check_leave(state, fight, helper, _rules(state, ctx),
+    deals.check_leave(state, fight, helper, ctx.rules,
                       combat_view(state, helpers=False)["for_the_win"])
     fight["helper"] = None
     fight["helper_forced"] = False
@@ -267,14 +262,14 @@ def _resolve(state, action, actor, ctx):
 
 
 def _win(state: dict, fight: dict, view: dict, fighter: dict, ctx: Context) -> dict:
-    details = _rewards(state, fight, view, fighter)
+    details = _rewards(state, fight, view, fighter, ctx)
     words = {"name": fighter["name"], "players": view["players_strength"],
              "monsters": view["monsters_strength"], "details": details}
     fight["result"] = {"won": True, "text": said(WIN_WORDS, **words), **view["rewards"]}
     return event("fight_won", player=fighter["id"], **words)
 
 
-def _rewards(state: dict, fight: dict, view: dict, fighter: dict) -> list[dict]:
+def _rewards(state: dict, fight: dict, view: dict, fighter: dict, ctx: Context) -> list[dict]:
     """Carry out a won fight (levels, a shared victory, the deal) and end it; what it brought,
     as saids. A helper made to help in a fight for the win, where that does not count, is
     not part of the win (Tails, Asking For Help)."""
@@ -282,17 +277,17 @@ def _rewards(state: dict, fight: dict, view: dict, fighter: dict) -> list[dict]:
     old = fighter["level"]
     details = []
     if rewards["fighter_levels"]:
-        set_level(state, fighter, old + rewards["fighter_levels"], "kill")
+        set_level(state, fighter, old + rewards["fighter_levels"], "kill", ctx.rules)
         details.append(said(N_("level %(old)s to %(new)s"), old=old, new=fighter["level"]))
     helper = (find_player(state, fight["helper"])
               if fight.get("helper") is not None and view["helper_counts"] else None)
     if helper is not None and rewards["helper_levels"]:
         hold = helper["level"]
-        set_level(state, helper, hold + rewards["helper_levels"], "kill")
+        set_level(state, helper, hold + rewards["helper_levels"], "kill", ctx.rules)
         details.append(said(N_("%(name)s level %(old)s to %(new)s"), name=helper["name"],
                             old=hold, new=helper["level"]))
     if (helper is not None and fighter["id"] in state["winners"]
-            and state.get("variants", {}).get("shared_victory")
+            and ctx.rules.has(SHARED_VICTORY)
             and helper["id"] not in state["winners"]):
         state["winners"].append(helper["id"])
         details.append(said(N_("%(name)s shares the victory"), name=helper["name"]))
@@ -341,7 +336,7 @@ def _run_away(state, action, actor, ctx):
         raise BadAction(N_("%(name)s is not in this fight."), name=player["name"])
     view = combat_view(state, helpers=False)
     if player["id"] not in _runners(state, fight, view):
-        raise RuleViolation(deals.forced_rule(ctx.edition),
+        raise RuleViolation(deals.FORCED_HELP_RULE,
                             N_("%(name)s was made to help in a fight for the win, which does not "
                                "count, so runs from nothing"), name=player["name"], sex=player["sex"])
     index = int_field(action, "monster", 0, len(view["monsters"]) - 1,

@@ -17,7 +17,7 @@ def _offer(state, action, actor, ctx):
     fighter = find_player(state, fight["fighter"])
     if not actor.may_act_for(fighter["id"]):
         raise RuleViolation("bribe-fighter-only", N_("only the player in the fight offers a bribe"))
-    offer = deals.make_offer(state, fight, action, ctx.edition, combat_view(state, helpers=False))
+    offer = deals.make_offer(state, fight, action, combat_view(state, helpers=False))
     fight["offers"] = [o for o in fight["offers"] if o["to"] != offer["to"]] + [offer]
     return event("offer", player=fighter["id"], name=fighter["name"], to=offer["to"],
                  to_name=find_player(state, offer["to"])["name"], terms=deals.offer_terms(offer))
@@ -34,7 +34,7 @@ def _accept_offer(state, action, actor, ctx):
     offer = next((o for o in fight["offers"] if o["to"] == player["id"]), None)
     if offer is None:
         raise BadAction(N_("There is no offer for %(name)s."), name=player["name"])
-    deals.check_join(state, fight, player, ctx.edition)
+    deals.check_join(state, fight, player)
     fight["helper"] = player["id"]
     fight["helper_forced"] = False
     fight["deal"] = offer

@@ -13,7 +13,7 @@ double sale is the ``sell`` action's ``doubled`` (reducers/sheet.py) and not rep
 
 from __future__ import annotations
 
-from .. import character, dice, editions, powers, sheet
+from .. import character, dice, powers, sheet
 from ..core import REDUCERS, Context, in_fight, own, reducer
 from ..errors import BadAction, RuleViolation
 from ..powers import Power
@@ -59,8 +59,7 @@ def _use_power(state, action, actor, ctx):
     if player["dead"]:
         raise RuleViolation("power-dead", N_("%(name)s is dead until the next turn"), name=player["name"])
     target = find_player(state, action["target"], "target") if "target" in action else None
-    after_fail = power.effect == "flight" and editions.in_play(
-        ctx.edition, state.get("variants")).flight_after_failed_roll
+    after_fail = power.effect == "flight" and ctx.rules.edition.flight_after_failed_roll
     monster = _timing(state, power, player, target, action, after_fail)
     hand, play = _cost(power, player, action)
     _limit(state, power, player, target, monster, hand + len(play))

@@ -60,7 +60,7 @@ def _put(state: dict, target: dict, card: dict, actor, ctx: Context) -> dict:
                         name=target["name"], sex=target["sex"])
     if kind == "go-up-a-level":
         old = target["level"]
-        set_level(state, target, old + card.get("levels", 1), "card")
+        set_level(state, target, old + card.get("levels", 1), "card", ctx.rules)
         return level_event(target, old, "card", card["name"])  # the card names itself
     if kind == "curse":
         return _curse(state, target, card, ctx)
@@ -226,7 +226,7 @@ def _sell(state, action, actor, ctx):
     take_from_hand(player, (1 if hand_gold else 0) if sold_from_hand is None else sold_from_hand)
     old = player["level"]
     # A sale always buys a level (less than a level's gold is refused) and never the winning one.
-    set_level(state, player, old + sale["levels"], "sell")
+    set_level(state, player, old + sale["levels"], "sell", ctx.rules)
     sold = {e["iid"] for e in entries}
     player["cards"] = [c for c in player["cards"] if c["iid"] not in sold]
     names = ", ".join(e["card"]["name"] for e in entries)
@@ -296,7 +296,7 @@ def kill(state: dict, player: dict, ctx: Context) -> dict:
     looters = [find_player(state, pid)["name"] for pid in order]
     looting = (said(N_("looting order %(players)s"), players=", ".join(looters), order=order)
                if looters else said(N_("looting order nobody")))
-    each = new_hand(ctx.edition, state.get("variants"))
+    each = new_hand(ctx.rules)
     # The hand is gone (sheet.death); the new character's is drawn when the player's next turn
     # begins (core.begin_turn), from each deck (rule dead-redraw).
     player["redraw"] = 2 * each

@@ -9,17 +9,16 @@ from __future__ import annotations
 from .. import character, sheet
 from ..core import begin_turn, in_fight, level_event, next_turn, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation, TableLocked
-from ..hand import new_hand
-from ..rules import check_winning_level, winning_level
-from ..hand import add_to_hand, take_from_hand
+from ..hand import add_to_hand, new_hand, take_from_hand
+from ..rules import TableRules, check_winning_level
 from ..state import (add_player, bool_field, choice_field, clean_name, clean_sex, find_player, int_field,
                      refuse_lookalike)
-from ..vocab import LEVEL_SOURCES
+from ..vocab import FASTER_PLAY, LEVEL_SOURCES, LISTEN_AT_THE_DOOR, OFFICIAL_UPDATES, SHARED_VICTORY
 from ..words import N_, event, event_words, said, said_plural
 
 # The optional rules as the history names them.
-VARIANT_WORDS = {"listen_at_the_door": N_("listen at the door"), "shared_victory": N_("shared victory"),
-                 "faster_play": N_("faster play"), "official_updates": N_("current official rulings")}
+VARIANT_WORDS = {LISTEN_AT_THE_DOOR: N_("listen at the door"), SHARED_VICTORY: N_("shared victory"),
+                 FASTER_PLAY: N_("faster play"), OFFICIAL_UPDATES: N_("current official rulings")}
 
 
 @reducer("level")
@@ -30,8 +29,8 @@ def _level(state, action, actor, ctx):
         raise BadAction(N_("'delta' must not be 0."))
     source = choice_field(action, "source", LEVEL_SOURCES, "adjust")
     old = player["level"]
-    set_level(state, player, old + delta, source)
-    return level_event(player, old, source, won=player["level"] == winning_level(state))
+    set_level(state, player, old + delta, source, ctx.rules)
+    return level_event(player, old, source, won=player["level"] == ctx.rules.winning_level)
 
 
 event_words("gear", N_("%(name)s: gear bonus adjusted by +%(delta)s"))
@@ -141,6 +140,7 @@ def _set_variant(state, action, actor, ctx):
     name = choice_field(action, "variant", ctx.edition.choosable_variants)
     on = bool_field(action, "on")
     state.setdefault("variants", {})[name] = on
+    ctx.rules = TableRules.of(state)  # what follows in this action plays by the new choice
     return event("variant_on" if on else "variant_off", variant=name, on=on,
                  rule=said(VARIANT_WORDS[name]))
 
@@ -167,13 +167,14 @@ def _set_winning_level(state, action, actor, ctx):
     if not actor.host:
         raise Forbidden(N_("Only the host chooses the optional rules."))
     level = check_winning_level(action.get("level"))
-    if level == winning_level(state):
+    if level == ctx.rules.winning_level:
         raise BadAction(N_("The table already plays to level %(level)s."), level=level)
     ahead = max(state["players"], key=lambda p: p["level"], default=None)
     if ahead is not None and ahead["level"] >= level:
         raise BadAction(N_("%(name)s is already at level %(level)s: the winning level must be above "
                            "every player's level."), name=ahead["name"], level=ahead["level"])
     state["winning_level"] = level
+    ctx.rules = TableRules.of(state)  # what follows in this action plays to the new level
     return event("winning_level", level=level)
 
 
@@ -194,7 +195,7 @@ def _join(state, action, actor, ctx):
     # A player sits down with the cards dealt at the start (every rulebook's setup: two from
     # each deck in classic, four with its Faster Play and in the newer boxes), so the hand the
     # app counts starts where the real one does.
-    state["players"][-1]["hand"] = 2 * new_hand(ctx.edition, state.get("variants"))
+    state["players"][-1]["hand"] = 2 * new_hand(ctx.rules)
     return event("join" if phone else "join_phoneless", player=pid, name=state["players"][-1]["name"])
 
 
