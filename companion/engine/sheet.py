@@ -280,7 +280,7 @@ def charity(state: dict, giver: dict, edition: Edition, *, order: list | None = 
     ``text`` says what happens (a said; None when the hand is within the limit).
     """
     limit = character.hand_limit(giver, edition)  # what the sheet shows, without the rest of it
-    excess = max(0, giver["hand"] - limit)
+    excess = max(0, (giver.get("hand") or 0) - limit)  # a hand not counted (None): nothing known over it
     result = {"excess": excess, "gifts": {}, "discarded": 0, "text": None, "limit": limit}
     if not excess:
         return result

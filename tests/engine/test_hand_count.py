@@ -318,3 +318,12 @@ def test_no_sequence_of_moves_takes_a_hand_below_0_or_above_the_most_it_may_hold
             continue
         for player in g.state["players"]:
             assert 0 <= player["hand"] <= MAX_HAND, (action, player["hand"])
+
+
+def test_a_hand_the_table_does_not_count_shows_no_charity_and_ends_the_turn_without_giving():
+    g = Game()
+    g.state["players"][0]["hand"] = None  # a table from before hands were counted
+    others = [p["hand"] for p in g.state["players"][1:]]
+    assert g.p("Ann")["hand"] is None  # the public view is made, with no Charity to preview
+    g("Ann", type="end_turn", player=g.ids["Ann"])
+    assert g.stored_p("Ann")["hand"] is None and [p["hand"] for p in g.state["players"][1:]] == others
