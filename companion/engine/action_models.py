@@ -639,21 +639,9 @@ def _describe_field(err: dict, kind: str, loc: tuple, ctx: dict, root: Any, fiel
     """What is wrong with ``field``; ``action_type`` names the action, None is another request."""
     tp, meta = field_type(root, loc) if root is not None else (None, [])
     if not field:
-        if kind in ("model_type", "model_attributes_type", "dict_type"):
-            if action_type is None:
-                return said(N_("The body of the request must be a JSON object."))
-            return said(N_("The body of a '%(type)s' action must be a JSON object."), type=action_type)
-        if action_type is None:
-            return said(N_("The request is not valid."))
-        return said(N_("A '%(type)s' action is not valid."), type=action_type)
+        return _whole_body(kind, action_type)
     if len(loc) >= 2 and loc[-1] == "[key]":  # a key of a mapping (the calculator's variants)
-        key = loc[-2] if isinstance(loc[-2], str) and len(loc[-2]) <= 40 else "?"
-        keys = _choices(_key_type(root, loc[:-2]))
-        if len(keys) > 1:
-            return said(N_("'%(field)s' has an unknown key %(key)s: the keys are %(keys)s or %(last)s."),
-                        field=_path(loc[:-2]), key=repr(key), keys=", ".join(keys[:-1]), last=keys[-1])
-        return said(N_("'%(field)s' has an unknown key %(key)s: the keys are %(keys)s."),
-                    field=_path(loc[:-2]), key=repr(key), keys=", ".join(keys) or str(ctx.get("expected", "")))
+        return _unknown_key(loc, ctx, root)
     if kind == "card_spec":
         return said(N_("'%(field)s' must be a catalog id (like 'classic/drooling-slime') "
                        "or a card's facts (a JSON object)."), field=field)
@@ -662,13 +650,46 @@ def _describe_field(err: dict, kind: str, loc: tuple, ctx: dict, root: Any, fiel
     if kind == "missing":
         return said(N_("'%(field)s' is required."), field=field)
     if kind == "extra_forbidden":
-        parent = _path(loc[:-1])
-        if parent:
-            return said(N_("'%(field)s' is not a field of '%(parent)s' (a typo?)."), field=field, parent=parent)
+        return _not_a_field(field, loc, action_type)
+    return _wrong_value(err, kind, ctx, field, tp, meta) or _validator_reason(err, kind, field)
+
+
+def _whole_body(kind: str, action_type: str | None) -> dict:
+    """The body as a whole is wrong (not an object, or no field to blame)."""
+    if kind in ("model_type", "model_attributes_type", "dict_type"):
         if action_type is None:
-            return said(N_("'%(field)s' is not a field of the request (a typo?)."), field=field)
-        return said(N_("'%(field)s' is not a field of a '%(type)s' action (a typo?)."),
-                    field=field, type=action_type)
+            return said(N_("The body of the request must be a JSON object."))
+        return said(N_("The body of a '%(type)s' action must be a JSON object."), type=action_type)
+    if action_type is None:
+        return said(N_("The request is not valid."))
+    return said(N_("A '%(type)s' action is not valid."), type=action_type)
+
+
+def _unknown_key(loc: tuple, ctx: dict, root: Any) -> dict:
+    """A key a mapping does not take, and the keys it does."""
+    key = loc[-2] if isinstance(loc[-2], str) and len(loc[-2]) <= 40 else "?"
+    keys = _choices(_key_type(root, loc[:-2]))
+    if len(keys) > 1:
+        return said(N_("'%(field)s' has an unknown key %(key)s: the keys are %(keys)s or %(last)s."),
+                    field=_path(loc[:-2]), key=repr(key), keys=", ".join(keys[:-1]), last=keys[-1])
+    return said(N_("'%(field)s' has an unknown key %(key)s: the keys are %(keys)s."),
+                field=_path(loc[:-2]), key=repr(key), keys=", ".join(keys) or str(ctx.get("expected", "")))
+
+
+def _not_a_field(field: str, loc: tuple, action_type: str | None) -> dict:
+    """A field nobody asked for (a typo, most likely)."""
+    parent = _path(loc[:-1])
+    if parent:
+        return said(N_("'%(field)s' is not a field of '%(parent)s' (a typo?)."), field=field, parent=parent)
+    if action_type is None:
+        return said(N_("'%(field)s' is not a field of the request (a typo?)."), field=field)
+    return said(N_("'%(field)s' is not a field of a '%(type)s' action (a typo?)."),
+                field=field, type=action_type)
+
+
+def _wrong_value(err: dict, kind: str, ctx: dict, field: str, tp: Any, meta: list) -> dict | None:
+    """A value of the wrong type, size or choice, said from the field's type; None for any
+    other error."""
     if kind in ("int_type", "int_parsing", "int_from_float", "greater_than_equal",
                 "less_than_equal", "greater_than", "less_than"):
         return _whole_number(field, meta)
@@ -699,6 +720,11 @@ def _describe_field(err: dict, kind: str, loc: tuple, ctx: dict, root: Any, fiel
         return said(N_("'%(field)s' must be a JSON object."), field=field)
     if kind == "recursion_loop":
         return said(N_("'%(field)s' is nested too deeply."), field=field)
+    return None
+
+
+def _validator_reason(err: dict, kind: str, field: str) -> dict:
+    """What a validator of the card schema refused, in our sentence where we have one."""
     message = str(err.get("msg", ""))
     for prefix in ("Value error, ", "Assertion failed, "):
         if message.startswith(prefix):

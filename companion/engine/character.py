@@ -532,74 +532,97 @@ def death_view(player: Player, edition: Edition) -> dict | None:
 
 def check_play(player: Player, card: Card, edition: Edition) -> None:
     """Refuse (RuleViolation) a card the rules do not let this player put in front of them."""
-    kind = card.get("kind")
-    who = player_name(player)
-    if kind == "race":
-        if not edition.races:
-            raise RuleViolation("no-races-in-edition", N_("%(edition)s has no races"),
-                                edition=said(edition.name))
-        slug = card_slug(card)
-        mine = [card_slug(c) for c in race_cards(player)]
-        if slug in mine:
-            race = title(slug)
-            raise RuleViolation("no-duplicate-card", a_or_an(
-                race, N_("%(name)s is already a %(race)s"), N_("%(name)s is already an %(race)s")),
-                name=who, race=race)
-        if len(mine) >= 2:
-            raise RuleViolation("race-limit", N_("%(name)s already has two races"), name=who)
-        if len(mine) == 1 and not has_half_breed(player):
-            race = title(mine[0])
-            raise RuleViolation("race-limit", a_or_an(
-                race, N_("%(name)s is already a %(race)s and has no Half-Breed"),
-                N_("%(name)s is already an %(race)s and has no Half-Breed")), name=who, race=race)
-    elif kind == "class":
-        slug = card_slug(card)
-        mine = [card_slug(c) for c in class_cards(player)]
-        if slug in mine:
-            raise RuleViolation("no-duplicate-card", N_("%(name)s already has %(card)s"),
-                                name=who, card=title(slug))
-        if len(mine) >= 2:
-            raise RuleViolation("class-limit", N_("%(name)s already has two classes")
-                                if edition.class_word == "class"
-                                else N_("%(name)s already has two clubs"), name=who)
-        if len(mine) == 1 and not has_super_munchkin(player):
-            raise RuleViolation("class-limit", N_("%(name)s already has %(card)s and no Super Munchkin"),
-                                name=who, card=title(mine[0]))
-    elif kind == "half-breed":
-        if not edition.half_breed:
-            raise RuleViolation("no-half-breed-in-edition", N_("%(edition)s has no Half-Breed"),
-                                edition=said(edition.name))
-        if has_half_breed(player):
-            raise RuleViolation("no-duplicate-card", N_("%(name)s already has Half-Breed"), name=who)
-        if not race_cards(player):
-            raise RuleViolation("half-breed-needs-race", N_("%(name)s has no race card"), name=who)
-    elif kind == "super-munchkin":
-        if not edition.super_munchkin:
-            raise RuleViolation("no-super-munchkin-in-edition",
-                                N_("%(edition)s has no Super Munchkin"), edition=said(edition.name))
-        if has_super_munchkin(player):
-            raise RuleViolation("no-duplicate-card", N_("%(name)s already has Super Munchkin"),
-                                name=who)
-        if not class_cards(player):
-            raise RuleViolation("super-munchkin-needs-class", N_("%(name)s has no class card")
-                                if edition.class_word == "class"
-                                else N_("%(name)s has no club card"), name=who)
-    elif kind == "ally":
-        if not edition.allies:
-            raise RuleViolation("no-allies-in-edition", N_("%(edition)s has no allies"),
-                                edition=said(edition.name))
-        ally = cards_of(player, "ally")
-        if ally:
-            if ally[0]["card"].get("name"):
-                raise RuleViolation("ally-limit", N_("%(name)s already has %(card)s"),
-                                    name=who, card=ally[0]["card"]["name"])
-            raise RuleViolation("ally-limit", N_("%(name)s already has an ally"), name=who)
-    elif kind == "item" and card.get("big"):
-        carried = sum(1 for e in cards_of(player, "item") if e["card"].get("big"))
-        allowed = big_allowed(player, edition)
-        if carried + 1 > allowed:
-            raise RuleViolation("big-item-limit", said_plural("%(name)s already carries %(n)s Big item; %(card)s would be one too many", "%(name)s already carries %(n)s Big items; %(card)s would be one too many",
-                carried, name=who, card=card.get("name", "?")))
+    check = _PLAY_CHECKS.get(card.get("kind"))
+    if check is not None:
+        check(player, card, edition, player_name(player))
+
+
+def _check_race(player: Player, card: Card, edition: Edition, who: str | dict) -> None:
+    """A race the edition has, not one already held, a second one only with Half-Breed."""
+    if not edition.races:
+        raise RuleViolation("no-races-in-edition", N_("%(edition)s has no races"),
+                            edition=said(edition.name))
+    slug = card_slug(card)
+    mine = [card_slug(c) for c in race_cards(player)]
+    if slug in mine:
+        race = title(slug)
+        raise RuleViolation("no-duplicate-card", a_or_an(
+            race, N_("%(name)s is already a %(race)s"), N_("%(name)s is already an %(race)s")),
+            name=who, race=race)
+    if len(mine) >= 2:
+        raise RuleViolation("race-limit", N_("%(name)s already has two races"), name=who)
+    if len(mine) == 1 and not has_half_breed(player):
+        race = title(mine[0])
+        raise RuleViolation("race-limit", a_or_an(
+            race, N_("%(name)s is already a %(race)s and has no Half-Breed"),
+            N_("%(name)s is already an %(race)s and has no Half-Breed")), name=who, race=race)
+
+
+def _check_class(player: Player, card: Card, edition: Edition, who: str | dict) -> None:
+    """A class not already held, a second one only with Super Munchkin."""
+    slug = card_slug(card)
+    mine = [card_slug(c) for c in class_cards(player)]
+    if slug in mine:
+        raise RuleViolation("no-duplicate-card", N_("%(name)s already has %(card)s"),
+                            name=who, card=title(slug))
+    if len(mine) >= 2:
+        raise RuleViolation("class-limit", N_("%(name)s already has two classes")
+                            if edition.class_word == "class"
+                            else N_("%(name)s already has two clubs"), name=who)
+    if len(mine) == 1 and not has_super_munchkin(player):
+        raise RuleViolation("class-limit", N_("%(name)s already has %(card)s and no Super Munchkin"),
+                            name=who, card=title(mine[0]))
+
+
+def _check_half_breed(player: Player, card: Card, edition: Edition, who: str | dict) -> None:
+    if not edition.half_breed:
+        raise RuleViolation("no-half-breed-in-edition", N_("%(edition)s has no Half-Breed"),
+                            edition=said(edition.name))
+    if has_half_breed(player):
+        raise RuleViolation("no-duplicate-card", N_("%(name)s already has Half-Breed"), name=who)
+    if not race_cards(player):
+        raise RuleViolation("half-breed-needs-race", N_("%(name)s has no race card"), name=who)
+
+
+def _check_super_munchkin(player: Player, card: Card, edition: Edition, who: str | dict) -> None:
+    if not edition.super_munchkin:
+        raise RuleViolation("no-super-munchkin-in-edition",
+                            N_("%(edition)s has no Super Munchkin"), edition=said(edition.name))
+    if has_super_munchkin(player):
+        raise RuleViolation("no-duplicate-card", N_("%(name)s already has Super Munchkin"),
+                            name=who)
+    if not class_cards(player):
+        raise RuleViolation("super-munchkin-needs-class", N_("%(name)s has no class card")
+                            if edition.class_word == "class"
+                            else N_("%(name)s has no club card"), name=who)
+
+
+def _check_ally(player: Player, card: Card, edition: Edition, who: str | dict) -> None:
+    if not edition.allies:
+        raise RuleViolation("no-allies-in-edition", N_("%(edition)s has no allies"),
+                            edition=said(edition.name))
+    ally = cards_of(player, "ally")
+    if ally:
+        if ally[0]["card"].get("name"):
+            raise RuleViolation("ally-limit", N_("%(name)s already has %(card)s"),
+                                name=who, card=ally[0]["card"]["name"])
+        raise RuleViolation("ally-limit", N_("%(name)s already has an ally"), name=who)
+
+
+def _check_item(player: Player, card: Card, edition: Edition, who: str | dict) -> None:
+    """A Big item only while the player may carry one more."""
+    if not card.get("big"):
+        return
+    carried = sum(1 for e in cards_of(player, "item") if e["card"].get("big"))
+    allowed = big_allowed(player, edition)
+    if carried + 1 > allowed:
+        raise RuleViolation("big-item-limit", said_plural("%(name)s already carries %(n)s Big item; %(card)s would be one too many", "%(name)s already carries %(n)s Big items; %(card)s would be one too many",
+            carried, name=who, card=card.get("name", "?")))
+
+
+# What each kind of card must satisfy to be put in front of a player (other kinds: nothing).
+_PLAY_CHECKS = {"race": _check_race, "class": _check_class, "half-breed": _check_half_breed,
+                "super-munchkin": _check_super_munchkin, "ally": _check_ally, "item": _check_item}
 
 
 def _find(player: Player, iid: Any) -> dict:

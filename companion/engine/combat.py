@@ -21,7 +21,7 @@ stored index of the monster it copies, so the copy can be run from like any mons
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, NamedTuple
 
 from . import character as ch
 from .editions import Edition
@@ -229,24 +229,84 @@ def compute(*, fighter: Player, helper: Player | None, monsters: list[dict], one
     fighter_id = fighter.get("id", "fighter")
     helper_id = None if helper is None else helper.get("id", "helper")
 
-    # A fight that would give the fighter the winning level is one "for the win"; where forced help
-    # never counts in such a fight (Tails), a forced helper drops out of the sums until the
-    # table records them as staying by choice (helper_forced false).
-    kill_levels = sum(e["card"].get("levels", 1) for e in alive)
-    for_the_win = (fighter.get("level") or 1) + kill_levels >= rules.winning_level and bool(alive)
+    for_the_win = _for_the_win(fighter, alive, rules)
     helper_counts = helper is not None and not (
         helper_forced and ed.forced_help_never_wins and for_the_win)
     facing = [fighter] + ([helper] if helper_counts else [])
     fight_tags = {t for e in alive for t in _tags(e)}
+    level_only, level_ignored = _whole_fight_rules(alive, facing, ed)
+    players = _players(fighter, helper if helper_counts else None, helper_id, one_shots, ed,
+                       fight_tags, level_only, level_ignored)
+    # a fighter alone with nothing but their Level (Pukachu: no help, no bonus)
+    alone = helper is None and not level_ignored and len(players.fighter_lines) == 1
+    out_monsters = [_monster_column(pos, entry, facing, ed, players.empty_hands, alone,
+                                    players.tags,
+                                    [s for s in players.monster_shots if s.get("monster") == pos])
+                    for pos, entry in enumerate(entries)]
+    side_lines, monsters_strength = _monsters_side(out_monsters, players.monster_shots, len(alive), ed)
+    winning, needed = _outcome(bool(alive), players.strength, monsters_strength, players.wins_ties)
 
+    return {
+        "fighter": fighter_id, "helper": helper_id, "helper_forced": bool(helper_forced),
+        "helper_counts": helper_counts, "level_only": level_only, "for_the_win": for_the_win,
+        "level_ignored": level_ignored,
+        "monsters": out_monsters,
+        "fighter_strength": players.fighter_strength,
+        "helper_strength": players.helper_strength if helper_counts else None,
+        "players_strength": players.strength,
+        "monsters_strength": monsters_strength,
+        "winning": winning, "needed": needed, "wins_ties": players.wins_ties,
+        "breakdown": {"fighter": players.fighter_lines, "helper": players.helper_lines,
+                      "monsters": side_lines},
+        "rewards": _rewards(fighter, helper if helper_counts else None, alive, out_monsters,
+                            fight_tags, rules),
+        "stage": stage,
+        "escape": _escape(ed, entries, fighter, helper if helper_counts else None,
+                          fighter_id, helper_id, helper_counts, escapes, one_shots),
+    }
+
+
+def _for_the_win(fighter: Player, alive: list[dict], rules: TableRules) -> bool:
+    """A fight that would give the fighter the winning level is one "for the win"; where forced
+    help never counts in such a fight (Tails), a forced helper drops out of the sums until the
+    table records them as staying by choice (helper_forced false)."""
+    kill_levels = sum(e["card"].get("levels", 1) for e in alive)
+    return (fighter.get("level") or 1) + kill_levels >= rules.winning_level and bool(alive)
+
+
+def _whole_fight_rules(alive: list[dict], facing: list[Player], ed: Edition) -> tuple[bool, bool]:
+    """``level_only`` (item bonuses do not count) and ``level_ignored`` (Levels do not count):
+    a monster's rule holds for the whole fight (every rulebook, Fighting Multiple Monsters:
+    special abilities apply to the entire fight)."""
     level_only = any(eff.get("stat") == "level_only" and _monster_meets(eff, e, facing, ed)
                      for e in alive for _src, eff in _monster_effects(e))
-    # like level_only, a monster's rule holds for the whole fight (every rulebook, Fighting
-    # Multiple Monsters: special abilities apply to the entire fight)
     level_ignored = any(_rule_meets(r, e, facing, ed)
                         for e in alive for r in fight_rules(e, "level_ignored"))
+    return level_only, level_ignored
 
-    # players' side
+
+class _Players(NamedTuple):
+    """The players' side of a fight worked out: each column's strength and lines, and what the
+    monsters' side needs from it."""
+
+    fighter_strength: int
+    fighter_lines: list[dict]
+    helper_strength: int
+    helper_lines: list[dict]
+    wins_ties: bool
+    monster_shots: list[dict]  # the one-shots played on the monsters' side
+    tags: set[str]  # what extra_levels rules look at: the cards on the players' side
+    empty_hands: int  # of the players facing the monsters
+
+    @property
+    def strength(self) -> int:
+        return self.fighter_strength + self.helper_strength
+
+
+def _players(fighter: Player, helper: Player | None, helper_id: Any, one_shots: list[dict],
+             ed: Edition, fight_tags: set[str], level_only: bool, level_ignored: bool) -> _Players:
+    """The fighter's column and, when the helper counts (``helper`` given), the helper's."""
+    helper_counts = helper is not None
     fighter_roles = {"fighting"} | ({"helped"} if helper_counts else set())
     side = [("fighter", fighter, fighter_roles)] + (
         [("helper", helper, {"helping"})] if helper_counts else [])
@@ -257,53 +317,37 @@ def compute(*, fighter: Player, helper: Player | None, monsters: list[dict], one
     if helper_counts:
         h_total, h_lines, h_ties = _player_side(helper, ed, {"helping"}, fight_tags,
                                                 level_only, shot_lines["helper"], level_ignored)
-    # what extra_levels rules look at: the cards on the players' side, and a fighter alone
-    # with nothing but their Level (Pukachu: no help, no bonus)
-    players_tags = _fight_tags(facing, one_shots, ed)
-    alone = helper is None and not level_ignored and len(f_lines) == 1
-    wins_ties = f_ties or h_ties
+    facing = [fighter] + ([helper] if helper_counts else [])
+    return _Players(f_total, f_lines, h_total, h_lines, f_ties or h_ties, monster_shots,
+                    _fight_tags(facing, one_shots, ed), sum(ch.empty_hands(p, ed) for p in facing))
 
-    # monsters' side
-    hands = sum(ch.empty_hands(p, ed) for p in facing)
-    out_monsters = [_monster_column(pos, entry, facing, ed, hands, alone, players_tags,
-                                    [s for s in monster_shots if s.get("monster") == pos])
-                    for pos, entry in enumerate(entries)]
-    treasures = sum(m["treasures"] for m in out_monsters)
-    fighter_levels = sum(m["levels"] for m in out_monsters)
-    side_lines, monsters_strength = _monsters_side(out_monsters, monster_shots, len(alive), ed)
-    players_strength = f_total + h_total
 
-    if not alive:
+def _outcome(any_alive: bool, players_strength: int, monsters_strength: int,
+             wins_ties: bool) -> tuple[bool, int]:
+    """Whether the players are winning, and how much more they need (0 when winning)."""
+    if not any_alive:
         # every monster was charmed or sent away: the fight is won without a kill
-        winning, needed = True, 0
-    else:
-        needed = max(0, monsters_strength - players_strength + (0 if wins_ties else 1))
-        winning = needed == 0
+        return True, 0
+    needed = max(0, monsters_strength - players_strength + (0 if wins_ties else 1))
+    return needed == 0, needed
 
+
+def _rewards(fighter: Player, helper: Player | None, alive: list[dict], out_monsters: list[dict],
+             fight_tags: set[str], rules: TableRules) -> dict:
+    """What a win brings: the treasures, the fighter's levels, the helper's (an Elf helper in
+    classic: one per monster slain), and whether the helper shares the victory (variant
+    shared_victory: a win that gives the fighter the winning level). ``helper``: the one who
+    counts in the fight, if any."""
+    ed = rules.edition
+    fighter_levels = sum(m["levels"] for m in out_monsters)
     helper_levels = 0
-    if helper_counts and ed.elf_helper_levels and _holder_effects(
+    if helper is not None and ed.elf_helper_levels and _holder_effects(
             helper, ed, "helper_levels", {"helping"}, fight_tags):
         helper_levels = len(alive)
-    shared = rules.has(SHARED_VICTORY) and helper_counts and bool(alive) and (
+    shared = rules.has(SHARED_VICTORY) and helper is not None and bool(alive) and (
         (fighter.get("level") or 1) + fighter_levels >= rules.winning_level)
-
-    return {
-        "fighter": fighter_id, "helper": helper_id, "helper_forced": bool(helper_forced),
-        "helper_counts": helper_counts, "level_only": level_only, "for_the_win": for_the_win,
-        "level_ignored": level_ignored,
-        "monsters": out_monsters,
-        "fighter_strength": f_total,
-        "helper_strength": h_total if helper_counts else None,
-        "players_strength": players_strength,
-        "monsters_strength": monsters_strength,
-        "winning": winning, "needed": needed, "wins_ties": wins_ties,
-        "breakdown": {"fighter": f_lines, "helper": h_lines, "monsters": side_lines},
-        "rewards": {"treasures": treasures, "fighter_levels": fighter_levels,
-                    "helper_levels": helper_levels, "shared_victory": shared},
-        "stage": stage,
-        "escape": _escape(ed, entries, fighter, helper if helper_counts else None,
-                          fighter_id, helper_id, helper_counts, escapes, one_shots),
-    }
+    return {"treasures": sum(m["treasures"] for m in out_monsters), "fighter_levels": fighter_levels,
+            "helper_levels": helper_levels, "shared_victory": shared}
 
 
 def _sort_one_shots(one_shots: list[dict], side: list[tuple], helper_counts: bool, helper_id: Any,

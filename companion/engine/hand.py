@@ -1,8 +1,8 @@
 """The hand count: how many cards a player holds (the app never sees them, only their number).
 
-The count follows what the app knows (issue 25, item 5), so that powers that pay with cards
-see the hand the table sees; the sheet's + and - correct the rest (``set_hand``, which writes
-no line of the log: ``words.in_log``). Where each rule is applied:
+The count follows what the app knows, so that powers that pay with cards see the hand the table
+sees; the sheet's + and - correct the rest (``set_hand``, which writes no line of the log:
+``words.in_log``). Where each rule is applied:
 
 - treasures won in a fight go to the hands they are drawn for (``reducers/fight.py``, rulings
   ``treasure-face-up-with-help``, ``helper-treasure-draw``);

@@ -115,37 +115,10 @@ def suggest_bribe(*, fighter: dict, helper: dict, monsters: list[dict], one_shot
     total = with_helper["rewards"]["treasures"]
     base = {"helper": helper.get("id"), "would_win": with_helper["winning"], "treasures": 0,
             "of": total, "pick_first": False, "items": [], "items_gold": 0, "share": 0.0}
-    if not with_helper["winning"]:
-        return {**base, "explanation": said(
-            N_("Even with %(helper)s the monsters still lead; the players would need "
-               "%(needed)s more, so no bribe buys this fight."),
-            helper=h, needed=with_helper["needed"])}
-    if alone["winning"]:
-        return {**base, "explanation": said(
-            N_("%(fighter)s already wins without help: no bribe needed."), fighter=f)}
-
-    hs = max(0, with_helper["helper_strength"] or 0)
-    fs = max(0, with_helper["fighter_strength"])
-    share = hs / (hs + fs) if hs + fs else 0.5
-    helper_levels = with_helper["rewards"]["helper_levels"]
-    if with_helper["for_the_win"]:
-        treasures, pick_first = total, True
-        why = said_plural("this fight wins %(fighter)s the game, so it is worth its %(n)s treasure", "this fight wins %(fighter)s the game, so it is worth all %(n)s treasures",
-                          total, fighter=f)
-    else:
-        treasures = min(total, max(1 if total else 0, _round_half_up(share * total)))
-        if helper_levels and treasures:
-            treasures -= 1
-        pick_first = share >= 0.5
-        brings = {"helper": h, "strength": hs, "of": hs + fs, "percent": round(share * 100),
-                  "worth": said_plural("%(n)s treasure", "%(n)s treasures", total)}
-        if helper_levels:
-            why = said(N_("%(helper)s brings %(strength)s of %(of)s strength (%(percent)s%%) to a "
-                          "fight worth %(worth)s and gains %(levels)s anyway"), **brings,
-                       levels=said_plural("%(n)s level", "%(n)s levels", helper_levels))
-        else:
-            why = said(N_("%(helper)s brings %(strength)s of %(of)s strength (%(percent)s%%) to a "
-                          "fight worth %(worth)s"), **brings)
+    no_bribe = _no_bribe_needed(with_helper, alone, h, f)
+    if no_bribe is not None:
+        return {**base, "explanation": no_bribe}
+    treasures, pick_first, share, why = _fair_share(with_helper, h, f)
     items = _pick_items(fighter, treasures * GOLD_PER_TREASURE, rules.edition)
     gold = sum(r["gold"] for r in items)
     terms = {"treasures": said_plural("%(n)s treasure", "%(n)s treasures", treasures),
@@ -159,3 +132,42 @@ def suggest_bribe(*, fighter: dict, helper: dict, monsters: list[dict], one_shot
             "items": [{"iid": r["iid"], "name": r["name"], "gold": r["gold"]} for r in items],
             "items_gold": gold, "share": round(share, 3),
             "explanation": said(N_("%(why)s: %(offer)s."), why=why, offer=offer)}
+
+
+def _no_bribe_needed(with_helper: dict, alone: dict, h: str | dict, f: str | dict) -> dict | None:
+    """Why no bribe is worth offering (the help would not win, or the fighter wins alone), or
+    None when one is."""
+    if not with_helper["winning"]:
+        return said(N_("Even with %(helper)s the monsters still lead; the players would need "
+                       "%(needed)s more, so no bribe buys this fight."),
+                    helper=h, needed=with_helper["needed"])
+    if alone["winning"]:
+        return said(N_("%(fighter)s already wins without help: no bribe needed."), fighter=f)
+    return None
+
+
+def _fair_share(with_helper: dict, h: str | dict, f: str | dict) -> tuple[int, bool, float, dict]:
+    """The treasures the helper is offered, whether they pick first, their share of the
+    players' strength and why, as a said."""
+    hs = max(0, with_helper["helper_strength"] or 0)
+    fs = max(0, with_helper["fighter_strength"])
+    share = hs / (hs + fs) if hs + fs else 0.5
+    total = with_helper["rewards"]["treasures"]
+    helper_levels = with_helper["rewards"]["helper_levels"]
+    if with_helper["for_the_win"]:
+        why = said_plural("this fight wins %(fighter)s the game, so it is worth its %(n)s treasure", "this fight wins %(fighter)s the game, so it is worth all %(n)s treasures",
+                          total, fighter=f)
+        return total, True, share, why
+    treasures = min(total, max(1 if total else 0, _round_half_up(share * total)))
+    if helper_levels and treasures:
+        treasures -= 1
+    brings = {"helper": h, "strength": hs, "of": hs + fs, "percent": round(share * 100),
+              "worth": said_plural("%(n)s treasure", "%(n)s treasures", total)}
+    if helper_levels:
+        why = said(N_("%(helper)s brings %(strength)s of %(of)s strength (%(percent)s%%) to a "
+                      "fight worth %(worth)s and gains %(levels)s anyway"), **brings,
+                   levels=said_plural("%(n)s level", "%(n)s levels", helper_levels))
+    else:
+        why = said(N_("%(helper)s brings %(strength)s of %(of)s strength (%(percent)s%%) to a "
+                      "fight worth %(worth)s"), **brings)
+    return treasures, share >= 0.5, share, why

@@ -1,4 +1,4 @@
-"""Race and class powers as data, one table per edition (issue 13).
+"""Race and class powers as data, one table per edition.
 
 A power belongs to whoever has its race or class card in play (``holder``). Using one is the
 ``use_power`` action (``reducers/powers.py``): the engine checks who has it, when it may be

@@ -1,4 +1,4 @@
-"""Race and class powers (issue 13): ``use_power`` with a ``power`` id of the game's edition.
+"""Race and class powers: ``use_power`` with a ``power`` id of the game's edition.
 
 The power's data (``companion/engine/powers.py``) says who has it, when it may be used, its
 limit, its cost in discards and its effect; this reducer checks them in that order, pays the
@@ -131,51 +131,72 @@ def _monster_index(state: dict, action: dict) -> int:
 def _timing(state: dict, power: Power, player: dict, target: dict | None, action: dict,
             after_fail: bool = False) -> int | None:
     """Refuse a power used out of its time; answer the monster it names, if any."""
-    when = power.when
+    if power.when in ("fight", "fight_any"):
+        return _while_fighting(state, power, player, target, action)
+    if power.when == "running":
+        return _while_running(state, power, player, action, after_fail)
+    _out_of_fights(state, power, player, target)
+    return None
+
+
+def _while_fighting(state: dict, power: Power, player: dict, target: dict | None,
+                    action: dict) -> int | None:
+    """A power of a fight still being fought: by a player in it (``fight``), or by anyone on
+    a player in it (``fight_any``); the monster it names must still be in the fight."""
     fight = state.get("combat")
-    if when in ("fight", "fight_any"):
-        if not (in_fight(state) and fight["stage"] == "fighting"):
-            raise RuleViolation("power-in-fight", N_("%(power)s is used while a fight is being fought"),
-                                power=said(power.name))
-        if when == "fight" and not _in_it(state, fight, player["id"]):
+    if not (in_fight(state) and fight["stage"] == "fighting"):
+        raise RuleViolation("power-in-fight", N_("%(power)s is used while a fight is being fought"),
+                            power=said(power.name))
+    if power.when == "fight" and not _in_it(state, fight, player["id"]):
+        raise RuleViolation("power-in-fight", N_("%(name)s is not fighting or helping in this fight"),
+                            name=player["name"])
+    if power.when == "fight_any":
+        if target["id"] == player["id"]:
+            raise RuleViolation(power.rule, N_("%(power)s is used on another player"), power=said(power.name))
+        if not _in_it(state, fight, target["id"]):
             raise RuleViolation("power-in-fight", N_("%(name)s is not fighting or helping in this fight"),
-                                name=player["name"])
-        if when == "fight_any":
-            if target["id"] == player["id"]:
-                raise RuleViolation(power.rule, N_("%(power)s is used on another player"), power=said(power.name))
-            if not _in_it(state, fight, target["id"]):
-                raise RuleViolation("power-in-fight", N_("%(name)s is not fighting or helping in this fight"),
-                                    name=target["name"])
-        if power.tag and not any(power.tag in (m.get("tags") or ()) and not m["gone"]
-                                 for m in combat_view(state, helpers=False)["monsters"]):
-            raise RuleViolation(power.rule, N_("no monster in this fight is %(tag)s"), tag=_tag_said(power.tag))
-        if power.needs_monster:
-            index = _monster_index(state, action)
-            if combat_view(state, helpers=False)["monsters"][index]["gone"]:
-                raise RuleViolation(power.rule, N_("that monster has already left the fight"))
-            return index
-        return None
-    if when == "running":
-        if not (in_fight(state) and fight["stage"] == "running"):
-            raise RuleViolation("power-running", N_("%(power)s is used while running away"),
-                                power=said(power.name))
-        if player["id"] not in (fight["fighter"], fight.get("helper")):
-            raise RuleViolation("power-running", N_("%(name)s is not running from this fight"),
-                                name=player["name"])
+                                name=target["name"])
+    if power.tag and not any(power.tag in (m.get("tags") or ()) and not m["gone"]
+                             for m in combat_view(state, helpers=False)["monsters"]):
+        raise RuleViolation(power.rule, N_("no monster in this fight is %(tag)s"), tag=_tag_said(power.tag))
+    if power.needs_monster:
         index = _monster_index(state, action)
         if combat_view(state, helpers=False)["monsters"][index]["gone"]:
-            raise RuleViolation("power-running", N_("that monster has already left the fight"))
-        rolled = [e for e in fight["escapes"] if e["player"] == player["id"] and e["monster"] == index]
-        if power.effect == "second_try":  # a failed roll waiting for it, and only that
-            if not any(e.get("second_try") for e in rolled):
-                raise RuleViolation("power-running", N_("%(power)s rolls a failed run-away roll again: "
-                                                        "there is none waiting against that monster"),
-                                    power=said(power.name))
-        elif rolled and not (after_fail and all(e.get("second_try") for e in rolled)):
-            # (after a failed roll, Flight may still take a roll that waits, e.g. a Halfling's)
-            raise RuleViolation("power-running", N_("%(name)s already rolled against that monster"),
-                                name=player["name"], sex=player["sex"])
+            raise RuleViolation(power.rule, N_("that monster has already left the fight"))
         return index
+    return None
+
+
+def _while_running(state: dict, power: Power, player: dict, action: dict, after_fail: bool) -> int:
+    """A power for one run-away roll not yet made (or, for a second try, one failed and
+    waiting) by a runner, against a monster still in the fight."""
+    fight = state.get("combat")
+    if not (in_fight(state) and fight["stage"] == "running"):
+        raise RuleViolation("power-running", N_("%(power)s is used while running away"),
+                            power=said(power.name))
+    if player["id"] not in (fight["fighter"], fight.get("helper")):
+        raise RuleViolation("power-running", N_("%(name)s is not running from this fight"),
+                            name=player["name"])
+    index = _monster_index(state, action)
+    if combat_view(state, helpers=False)["monsters"][index]["gone"]:
+        raise RuleViolation("power-running", N_("that monster has already left the fight"))
+    rolled = [e for e in fight["escapes"] if e["player"] == player["id"] and e["monster"] == index]
+    if power.effect == "second_try":  # a failed roll waiting for it, and only that
+        if not any(e.get("second_try") for e in rolled):
+            raise RuleViolation("power-running", N_("%(power)s rolls a failed run-away roll again: "
+                                                    "there is none waiting against that monster"),
+                                power=said(power.name))
+    elif rolled and not (after_fail and all(e.get("second_try") for e in rolled)):
+        # (after a failed roll, Flight may still take a roll that waits, e.g. a Halfling's)
+        raise RuleViolation("power-running", N_("%(name)s already rolled against that monster"),
+                            name=player["name"], sex=player["sex"])
+    return index
+
+
+def _out_of_fights(state: dict, power: Power, player: dict, target: dict | None) -> None:
+    """A power never used while a fight is on (``face_up_draw``, ``no_fight``), or not by or
+    on a player in one (``not_fighting``)."""
+    when, fight = power.when, state.get("combat")
     if when == "face_up_draw" and in_fight(state):
         raise RuleViolation(power.rule, N_("%(power)s takes the place of a card drawn face up, and "
                                            "none is drawn while a fight is on"), power=said(power.name))
@@ -189,7 +210,6 @@ def _timing(state: dict, power: Power, player: dict, target: dict | None, action
             if {player["id"], target["id"]} & busy:
                 raise RuleViolation(power.rule, N_("%(name)s is in a fight"),
                                     name=player["name"] if player["id"] in busy else target["name"])
-    return None
 
 
 # --- limits --------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The character sheet (issue 3): playing cards in front of you, curses, equipping, selling, giving, death."""
+"""The character sheet: playing cards in front of you, curses, equipping, selling, giving, death."""
 
 from __future__ import annotations
 
