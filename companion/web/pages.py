@@ -11,7 +11,6 @@ from urllib.parse import parse_qs, urlsplit
 from flask import (Blueprint, g, make_response, redirect, render_template,
                    request, url_for)
 
-from flask_babel import gettext
 
 from companion.engine import Actor, EngineError
 from companion.engine.editions import EDITIONS
@@ -150,13 +149,10 @@ def host(code):
     actor, me = _actor(code)
     state = _state(code)
     url = join_url(code)
-    variant_names = {"shared_victory": gettext("Shared victory"),
-                     "listen_at_the_door": gettext("Listen At The Door"), "faster_play": gettext("Faster play"),
-                     "official_updates": gettext("Current official rulings")}
     public = words.public_state(state)
     return _vary(make_response(render_template(
         "host.html", state=public, join_url=url, qr=qr_svg(url),
-        variant_names=variant_names, may_add_players=actor.host,  # as add_player below checks
+        may_add_players=actor.host,  # as add_player below checks
         seat=next((p for p in public["players"] if p["id"] == me), None),  # None: offer a seat
         **_allowed_context(state, actor))))
 

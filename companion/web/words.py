@@ -106,6 +106,12 @@ TERM_WORDS = {
     "male": N_("male"),
     "female": N_("female"),
     "human": N_("Human"),
+    # The optional rules a table may choose (engine.vocab.Variant), as the host and every
+    # phone name them.
+    "listen_at_the_door": N_("Listen At The Door"),
+    "shared_victory": N_("Shared victory"),
+    "faster_play": N_("Faster play"),
+    "official_updates": N_("Current official rulings"),
 }
 _TERMS_BY_LANG: dict[str, dict[str, str]] = {}
 

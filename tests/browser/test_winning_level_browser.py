@@ -1,6 +1,8 @@
 """The table's winning level, played on two phones: the host starts a long game (to level 20,
 Epic Munchkin) from the home page, a friend sits down, both phones show what they play to
-under their level, and when the host sets it back to 10 the friend's phone follows live."""
+under their level, and when the host sets it back to 10 the friend's phone follows live. The
+table's rules (the level, the rulings, the optional rules switched on) are on every phone's
+Table tab, and follow the host's choices live too."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from playwright.sync_api import expect
 from .conftest import shot
 
 
-def test_a_long_game_to_level_20_shows_on_every_phone_and_the_host_can_set_it_back(server, phones):
+def test_a_long_game_to_level_20_and_the_table_rules_show_on_every_phone_and_follow_the_host(server, phones):
     host, friend = phones(2)
 
     host.goto(server.url + "/")
@@ -35,3 +37,15 @@ def test_a_long_game_to_level_20_shows_on_every_phone_and_the_host_can_set_it_ba
     host.get_by_role("button", name="Play to level 10").click()
     expect(host.get_by_role("button", name="Play to level 20")).to_be_visible()
     expect(friend.locator("#winning-level")).to_have_text("of 10")
+
+    # The friend's Table tab says what this table plays by; the host switches on Faster play
+    # (the classic rulebook's optional rule) and the friend's phone says so without a reload.
+    friend.get_by_role("navigation", name="Game sections").get_by_role("link", name="Table").click()
+    rules = friend.locator("#table-rules")
+    expect(rules).to_contain_text("To level 10")
+    expect(rules).to_contain_text("Rules as printed")
+    expect(rules).not_to_contain_text("Faster play")
+    host.locator("#variants li", has_text="Faster play").get_by_role("button", name="Switch on").click()
+    expect(host.locator("#variants li", has_text="Faster play")).to_contain_text("Switch off")
+    expect(rules).to_contain_text("Faster play")
+    shot(friend, "winning-level-03-phone-table-rules")
