@@ -3,12 +3,14 @@
 An action is parsed once, where it enters (``parse_action``, called by ``engine.apply``): a
 JSON object from the API or the dict ``web.common.action_from_form`` builds from a form. A
 malformed action is refused there with a ``BadAction`` whose one short sentence (a said, see
-``words.py``) names the field ("'delta' must be a whole number between -9 and 9."); the reducers then read data whose
-shape is known. ``action_json_schema()`` is the same vocabulary as a JSON Schema (served at
+``words.py``) names the field ("'delta' must be a whole number between -9 and 9."); the reducers then get
+the model itself and read its attributes, whose types and bounds are known.
+``action_json_schema()`` is the same vocabulary as a JSON Schema (served at
 ``GET /api/schema``).
 
-Field names are a public interface (phones, forms and the API post them): they are the names
-the reducers in ``actions.py`` read. Every whole number has bounds, every string and list a
+Field names are a public interface (phones, forms and the API post them): they are the
+attributes the reducers (``reducers/``) read. A field left out reads as its default (mostly
+None), so a reducer that must tell "left out" from a given value reads ``None``. Every whole number has bounds, every string and list a
 maximum length, no string may hold a lone surrogate, and unknown keys are refused (a typo such
 as ``"ammount"`` is an error rather than silently ignored).
 
@@ -121,6 +123,14 @@ class ActionModel(BaseModel):
     def data(self) -> dict:
         """The action as the JSON the API takes (only the fields that were given)."""
         return self.model_dump(mode="json", by_alias=True, exclude_unset=True)
+
+
+def card_facts(spec: Any) -> Any:
+    """A card spec as the card resolver takes it: a catalog id as it is, an inline card as
+    its facts in plain JSON (the fields given), so the state and events hold JSON only."""
+    if isinstance(spec, BaseModel):
+        return spec.model_dump(mode="json", by_alias=True, exclude_unset=True)
+    return spec
 
 
 class LevelAction(ActionModel):
@@ -757,6 +767,6 @@ def explain(exc: ValidationError, data: Any = None, root: Any = None) -> dict:
 
 
 __all__ = [
-    "ACTION_ADAPTER", "ACTION_TYPES", "Action", "ActionModel", "BY_TYPE", "CardSpec", "INLINE_MODELS",
+    "ACTION_ADAPTER", "ACTION_TYPES", "Action", "ActionModel", "BY_TYPE", "CardSpec", "card_facts", "INLINE_MODELS",
     "InlineCard", "MODELS", "action_json_schema", "explain", "field_type", "parse_action",
 ] + [m.__name__ for m in MODELS]

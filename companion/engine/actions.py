@@ -3,8 +3,9 @@
 ``apply(state, action, actor)`` is the way a game changes (taking a seat included: ``join``);
 its one counterpart is ``undo.take_back``, which pops the latest change. It works on a copy, so
 a refused action (BadAction, Forbidden, RuleViolation) leaves the caller's state untouched.
-Each reducer changes the copy in place and returns what happened as data (an event, see
-``words.py``), which the web layer puts into words in the reader's language.
+Each reducer takes the parsed action (an ``action_models`` model), changes the copy in place
+and returns what happened as data (an event, see ``words.py``), which the web layer puts into
+words in the reader's language.
 """
 
 from __future__ import annotations
@@ -37,11 +38,12 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
     facts supplied to the engine do (``cards.resolve``).
 
     ``action`` is a dict (JSON from the API, or what a form becomes) or an action model; it
-    is parsed first (``action_models.parse_action``), so a malformed one is a ``BadAction``
-    naming the field, and the reducer gets the validated data under the same field names.
+    is parsed once, here (``action_models.parse_action``), so a malformed one is a
+    ``BadAction`` naming the field, and the reducer gets the model itself: its types, bounds
+    and choices are checked, what is left to the reducer are the rules of the game.
     """
-    action = parse_action(action).data()
-    kind = action["type"]
+    action = parse_action(action)
+    kind = action.type
     if kind not in REDUCERS:
         raise BadAction(N_("Unknown action type %(type)s."), type=repr(kind)[:60])
     if not actor.seated and kind not in STRANGERS_MAY:

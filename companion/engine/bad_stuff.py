@@ -224,10 +224,10 @@ def _confirm(state, action, actor, ctx):
     """The table did by hand a Bad Stuff step the app cannot (other players chose cards...)."""
     player = own(state, action, actor)
     pending = player.get("pending_bad_stuff") or []
-    note = next((n for n in pending if n["id"] == action.get("pending")), None)
+    note = next((n for n in pending if n["id"] == action.pending), None)
     if note is None:
         raise BadAction(N_("%(name)s has no Bad Stuff %(pending)s waiting to be done by hand."),
-                        name=player["name"], pending=action.get("pending"))
+                        name=player["name"], pending=action.pending)
     pending.remove(note)
     if not pending:
         del player["pending_bad_stuff"]

@@ -13,6 +13,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from .action_models import ActionModel, card_facts
 from .cards import CardResolver
 from .editions import Edition
 from .errors import BadAction, Forbidden, RuleViolation
@@ -51,7 +52,8 @@ class Actor:
         return self.host or self.player is not None
 
 
-Reducer = Callable[[dict, dict, Actor, "Context"], dict]  # returns an event (words.py)
+# (state, the parsed action, who acts, context) -> an event (words.py)
+Reducer = Callable[[dict, ActionModel, Actor, "Context"], dict]
 REDUCERS: dict[str, Reducer] = {}
 # Actions that may still be taken once somebody has won (the history stays honest).
 AFTER_WIN = {"set_sex", "set_hand", "remove_player", "lock_table"}
@@ -77,9 +79,10 @@ class Context:
         return self.rules.edition
 
     def card(self, state: dict, spec: Any) -> dict:
+        """The card a spec names (a catalog or house id, or an inline card model)."""
         if spec is None:
             raise BadAction(N_("'card' is required: a catalog id or a card."))
-        return self.resolve(spec, state.get("house_cards", []))
+        return self.resolve(card_facts(spec), state.get("house_cards", []))
 
 
 def reducer(name: str):
@@ -91,8 +94,9 @@ def reducer(name: str):
 
 
 
-def own(state: dict, action: dict, actor: Actor, field: str = "player") -> dict:
-    player = find_player(state, action.get(field), field)
+def own(state: dict, action: ActionModel, actor: Actor, field: str = "player") -> dict:
+    """The player the action's ``field`` names, whom ``actor`` may act for."""
+    player = find_player(state, getattr(action, field), field)
     if not actor.may_act_for(player["id"]):
         raise Forbidden(N_("Only %(name)s or the host can do that for %(name)s."), name=player["name"],
                         sex=player["sex"])

@@ -6,13 +6,10 @@ rules that bind: one helper, the living only, what may be promised, and the ledg
 
 from __future__ import annotations
 
+from .action_models import OfferAction
 from .errors import BadAction, RuleViolation
 from .rules import TableRules
 from .words import N_, said, said_plural
-
-
-def _whole(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def check_join(state: dict, fight: dict, player: dict) -> None:
@@ -58,24 +55,18 @@ def check_leave(state: dict, fight: dict, helper: dict, rules: TableRules, for_t
     raise RuleViolation("voluntary-helper-stays", N_("%(name)s agreed to help"), name=helper["name"])
 
 
-def make_offer(state: dict, fight: dict, action: dict, view: dict) -> dict:
+def make_offer(state: dict, fight: dict, action: OfferAction, view: dict) -> dict:
     by_id = {p["id"]: p for p in state["players"]}
-    to = action.get("to")
-    if isinstance(to, bool) or not isinstance(to, int) or to not in by_id:
+    to = action.to
+    if to not in by_id:
         raise BadAction(N_("'to' must be the id of the player you are asking."))
     check_join(state, fight, by_id[to])
     total = view["rewards"]["treasures"]
-    treasures = action.get("treasures", 0)
-    if isinstance(treasures, bool) or not isinstance(treasures, int) or treasures < 0:
-        raise BadAction(N_("'treasures' must be a whole number, 0 or more."))
+    treasures = action.treasures
     if treasures > total:
         raise RuleViolation("bribe-treasure-limit", said_plural("this fight yields %(n)s treasure", "this fight yields %(n)s treasures", total))
-    pick_first = action.get("pick_first", False)
-    if not isinstance(pick_first, bool):
-        raise BadAction(N_("'pick_first' must be true or false."))
-    iids = action.get("items", [])
-    if not isinstance(iids, list) or not all(_whole(i) for i in iids):
-        raise BadAction(N_("'items' must be a list of card instance ids."))
+    pick_first = action.pick_first
+    iids = action.items
     fighter = by_id[fight["fighter"]]
     owned = {c["iid"]: c for c in fighter["cards"] if c["card"]["kind"] == "item"}
     names, gold = [], 0

@@ -62,7 +62,7 @@ def starting_variants(edition: editions.Edition, variants: Any) -> dict[str, boo
         raise BadAction(N_("'%(field)s' must be an object."), field="variants")
     chosen = {}
     for name, on in variants.items():
-        choice_field({"variant": name}, "variant", edition.choosable_variants)
+        choice_field(name, "variant", edition.choosable_variants)
         if not isinstance(on, bool):
             raise BadAction(N_("'%(field)s' must be true or false."), field=f"variants.{name}"[:60])
         chosen[name] = on
@@ -191,26 +191,21 @@ def find_card(player: dict, iid: Any, field: str = "instance") -> dict:
                     name=player["name"], player=player["id"], instance=iid, sex=player.get("sex"))
 
 
-def int_field(action: dict, field: str, lo: int, hi: int, default: Any = ...) -> int:
-    value = action.get(field, default)
-    if value is ...:
+def monster_index(value: int | None, count: int, field: str = "monster") -> int:
+    """The index of one of the ``count`` monsters in the fight (``value``; None: left out,
+    which names the only one). The action's model bounds it by the most a fight holds; how
+    many this fight holds is known here."""
+    if value is None:
+        if count == 1:
+            return 0
         raise BadAction(N_("'%(field)s' is required."), field=field)
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise BadAction(N_("'%(field)s' must be a whole number."), field=field)
-    if not lo <= value <= hi:
-        raise BadAction(N_("'%(field)s' must be between %(lo)s and %(hi)s."), field=field, lo=lo, hi=hi)
+    if not 0 <= value <= count - 1:
+        raise BadAction(N_("'%(field)s' must be between %(lo)s and %(hi)s."), field=field, lo=0, hi=count - 1)
     return value
 
 
-def bool_field(action: dict, field: str, default: Any = ...) -> bool:
-    value = action.get(field, default)
-    if not isinstance(value, bool):
-        raise BadAction(N_("'%(field)s' must be true or false."), field=field)
-    return value
-
-
-def choice_field(action: dict, field: str, choices: tuple, default: Any = ...) -> str:
-    value = action.get(field, default)
+def choice_field(value: Any, field: str, choices: tuple) -> Any:
+    """``value`` if it is one of ``choices`` (which depend on the game, e.g. its edition)."""
     if value not in choices:
         raise BadAction(N_("'%(field)s' must be one of: %(choices)s."), field=field,
                         choices=", ".join(map(str, choices)))

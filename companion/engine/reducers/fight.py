@@ -7,10 +7,11 @@ from typing import Any
 from .. import character, combat, deals, dice, powers
 from ..core import Context, current_fight, in_fight, own, reducer, set_level
 from .. import bad_stuff  # a monster's Bad Stuff as data
+from ..action_models import RunAwayAction
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..hand import add_to_hand, take_from_hand
-from ..state import bool_field, choice_field, combat_view, find_player, int_field
-from ..vocab import SHARED_VICTORY, SIDES
+from ..state import combat_view, find_player, monster_index
+from ..vocab import SHARED_VICTORY
 from ..words import N_, event, event_words, said, said_plural
 from .sheet import kill, one_shot_card, playing_seat
 
@@ -28,7 +29,7 @@ def _start_fight(state, action, actor, ctx):
     if player["dead"]:
         raise RuleViolation("dead-cannot-help", N_("%(name)s is dead until the next turn"),
                             name=player["name"], sex=player["sex"])
-    monster = monster_card(state, action.get("monster"), ctx, action.get("level"))
+    monster = monster_card(state, action.monster, ctx, action.level)
     state["combat"] = {
         "fighter": player["id"], "helper": None, "helper_forced": False,
         "monsters": [{"card": monster, "enhancers": [], "gone": False}],
@@ -38,20 +39,20 @@ def _start_fight(state, action, actor, ctx):
     }
     # The monster is mostly the door just kicked open, face up; one from the hand (looking for
     # trouble) says so with from_hand.
-    if action.get("from_hand"):
+    if action.from_hand:
         take_from_hand(player)
     return event("fight", player=player["id"], name=player["name"], monster=monster["name"],
                  level=monster["level"])
 
 
-def monster_card(state: dict, spec: Any, ctx: Context, level: Any = None) -> dict:
+def monster_card(state: dict, spec: Any, ctx: Context, level: int | None = None) -> dict:
     """A monster for the fight; ``level`` overrides the printed level (a card whose level the
     catalog does not know, or a table using a different printing)."""
     card = ctx.card(state, spec)
     if card["kind"] != "monster":
         raise BadAction(N_("%(card)s is not a monster."), card=card["name"])
     if level is not None:
-        card["level"] = int_field({"level": level}, "level", 0, 99)
+        card["level"] = level
     if card.get("level") is None:
         raise BadAction(N_("The catalog does not know %(card)s's level: "
                            "enter the level printed on your card."), card=card["name"])
@@ -77,17 +78,13 @@ def _add_monster(state, action, actor, ctx):
     fight = open_fight(state, ctx)
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", N_("the fight is past the point where monsters join"))
-    monster = monster_card(state, action.get("monster"), ctx, action.get("level"))
+    monster = monster_card(state, action.monster, ctx, action.level)
     fight["monsters"].append({"card": monster, "enhancers": [], "gone": False})
     # A monster joins mostly from a hand (a Wandering Monster's, the seat's that adds it: the
     # Wandering Monster card itself is not named, so it is not counted); from_hand false: not.
-    if action.get("from_hand") is not False:
+    if action.from_hand is not False:
         take_from_hand(playing_seat(state, actor))
     return event("add_monster", monster=monster["name"], level=monster["level"])
-
-
-def _monster_index(fight: dict, action: dict, field: str = "monster") -> int:
-    return int_field(action, field, 0, len(fight["monsters"]) - 1, 0 if len(fight["monsters"]) == 1 else ...)
 
 
 event_words("enhance", N_("%(card)s on %(monster)s"))
@@ -98,15 +95,15 @@ def _enhance(state, action, actor, ctx):
     fight = open_fight(state, ctx)
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", N_("enhancers go in while the fight is on"))
-    index = _monster_index(fight, action)
+    index = monster_index(action.monster, len(fight["monsters"]))
     if fight["monsters"][index].get("gone"):
         raise BadAction(N_("That monster has left the fight."))
-    card = ctx.card(state, action.get("card"))
+    card = ctx.card(state, action.card)
     if card["kind"] != "enhancer":
         raise BadAction(N_("%(card)s is not a monster enhancer."), card=card["name"])
     fight["monsters"][index]["enhancers"].append(card)
     # An enhancer is played from the hand of the seat that plays it, unless from_hand says not.
-    if action.get("from_hand") is not False:
+    if action.from_hand is not False:
         take_from_hand(playing_seat(state, actor))
     return event("enhance", card=card["name"], monster=fight["monsters"][index]["card"]["name"])
 
@@ -125,8 +122,7 @@ def _remove_monster(state, action, actor, ctx):
     """
     fight = open_fight(state, ctx)
     view = combat_view(state, helpers=False)
-    index = int_field(action, "monster", 0, len(view["monsters"]) - 1,
-                      0 if len(view["monsters"]) == 1 else ...)
+    index = monster_index(action.monster, len(view["monsters"]))
     leaving = view["monsters"][index]
     if leaving["gone"]:
         raise BadAction(N_("That monster has left the fight."))
@@ -178,14 +174,14 @@ def _one_shot(state, action, actor, ctx):
     fight = open_fight(state, ctx)
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", N_("one-shots go in while the fight is on"))
-    side = choice_field(action, "side", SIDES)
+    side = action.side
     card = one_shot_card(state, action, actor, ctx)  # from the hand, or from the table
     if card["kind"] not in ("one-shot", "ally", "other", "item"):
         raise BadAction(N_("%(card)s cannot be played as a one-shot."), card=card["name"])
     fight["one_shots"].append({"side": side, "card": card, "by": actor.player})
     # A card named by ``card`` leaves the hand of the seat that plays it (from_hand false: it
     # was just drawn); one named by ``instance`` came off the table, not from a hand.
-    if action.get("instance") is None and action.get("from_hand") is not False:
+    if action.instance is None and action.from_hand is not False:
         take_from_hand(playing_seat(state, actor))
     bonus = card.get("bonus", 0)
     return event(ONE_SHOT_WORDS[side], card=card["name"], side=side, bonus=bonus,
@@ -200,7 +196,7 @@ event_words("help_forced", N_("%(name)s helps %(fighter)s (forced by a card)"))
 def _help(state, action, actor, ctx):
     fight = current_fight(state)
     player = own(state, action, actor)
-    forced = bool_field(action, "forced", False)
+    forced = action.forced
     deals.check_join(state, fight, player)
     if fight.get("helper") == player["id"] and (forced or not fight.get("helper_forced")):
         # Already helping: nothing to join (a forced helper may still say it stays by choice).
@@ -327,26 +323,18 @@ def use_up(state: dict, fight: dict) -> None:
 @reducer("run_away")
 def _run_away(state, action, actor, ctx):
     """Each fighter rolls separately against each monster (Mate copies included)."""
+    return run_away(state, action, actor, ctx)
+
+
+def run_away(state: dict, action: RunAwayAction, actor, ctx: Context, *, second_try: bool = False) -> dict:
+    """``action.player``'s roll to escape one monster. ``second_try``: a power rolls a failed
+    roll again (reducers/powers.py), so no second try waits after it and the monster's
+    on_flee steps, paid with the first roll, are not paid again."""
     fight = current_fight(state)
-    if fight["stage"] != "running":
-        raise RuleViolation("run-away-roll",
-                            N_("resolve the fight first: you run only from a fight you lose"))
-    player = own(state, action, actor)
-    if player["id"] not in (fight["fighter"], fight.get("helper")):
-        raise BadAction(N_("%(name)s is not in this fight."), name=player["name"])
-    view = combat_view(state, helpers=False)
-    if player["id"] not in _runners(state, fight, view):
-        raise RuleViolation(deals.FORCED_HELP_RULE,
-                            N_("%(name)s was made to help in a fight for the win, which does not "
-                               "count, so runs from nothing"), name=player["name"], sex=player["sex"])
-    index = int_field(action, "monster", 0, len(view["monsters"]) - 1,
-                      0 if len(view["monsters"]) == 1 else ...)
-    monster_view = view["monsters"][index]
-    if monster_view["gone"]:
-        raise BadAction(N_("That monster has left the fight."))
+    player, view, index = _runner_and_monster(state, fight, action, actor)
     # The app's dice for this roll are the fight's (rule undo-keeps-rolls): undone and made
     # again, the same roll, and the same Bad Stuff die after it.
-    which = ("run_away", player["id"], index, 2 if action.get("_second_try") else 1)
+    which = ("run_away", player["id"], index, 2 if second_try else 1)
     ctx = dice.context(state, ctx, *which)
     waiting = next((e for e in fight["escapes"] if e["player"] == player["id"] and e["monster"] == index
                     and e.get("second_try")), None)
@@ -358,10 +346,35 @@ def _run_away(state, action, actor, ctx):
     if player["dead"]:
         raise RuleViolation("flee-each-monster", N_("%(name)s is dead and runs from nothing more"),
                             name=player["name"], sex=player["sex"])
-    roll = action.get("roll")
-    if roll is None:
-        roll = dice.die(state, ctx, *which)
-    roll = int_field({"roll": roll}, "roll", 1, 6)
+    roll = action.roll if action.roll is not None else dice.die(state, ctx, *which)
+    return _escape_roll(state, fight, view, player, index, roll, action, ctx, second_try)
+
+
+def _runner_and_monster(state: dict, fight: dict, action: RunAwayAction, actor) -> tuple[dict, dict, int]:
+    """(the player who runs, the computed fight, the monster's index): a runner of a lost
+    fight, from a monster still in it."""
+    if fight["stage"] != "running":
+        raise RuleViolation("run-away-roll",
+                            N_("resolve the fight first: you run only from a fight you lose"))
+    player = own(state, action, actor)
+    if player["id"] not in (fight["fighter"], fight.get("helper")):
+        raise BadAction(N_("%(name)s is not in this fight."), name=player["name"])
+    view = combat_view(state, helpers=False)
+    if player["id"] not in _runners(state, fight, view):
+        raise RuleViolation(deals.FORCED_HELP_RULE,
+                            N_("%(name)s was made to help in a fight for the win, which does not "
+                               "count, so runs from nothing"), name=player["name"], sex=player["sex"])
+    index = monster_index(action.monster, len(view["monsters"]))
+    if view["monsters"][index]["gone"]:
+        raise BadAction(N_("That monster has left the fight."))
+    return player, view, index
+
+
+def _escape_roll(state: dict, fight: dict, view: dict, player: dict, index: int, roll: int,
+                 action: RunAwayAction, ctx: Context, second_try: bool) -> dict:
+    """The roll is made: escaped, caught (its Bad Stuff), or caught unless a second try rolls
+    again (the fight waits for that choice)."""
+    monster_view = view["monsters"][index]
     need = next(e for e in view["escape"] if e["player"] == player["id"] and e["monster"] == index)
     escaped = bool(need.get("auto")) or roll >= need["needs"]
     card = fight["monsters"][monster_view["source"]]["card"]
@@ -370,10 +383,10 @@ def _run_away(state, action, actor, ctx):
              "monster": monster_view["name"], "needs": need["needs"]}
     # A monster's on_flee steps cost the players it pursues, escaped or not (bad_stuff.py).
     # (once per monster: not again for a second try's roll)
-    flee = None if action.get("_second_try") else bad_stuff.fled(state, player, card, ctx)
+    flee = None if second_try else bad_stuff.fled(state, player, card, ctx)
     if escaped:
         happened = event("escape", flee, **words)
-    elif not action.get("_second_try") and not player["dead"] and second_try_open(state, fight, player, index, ctx):
+    elif not second_try and not player["dead"] and second_try_open(state, fight, player, index, ctx):
         # A power rolls a failed roll again (the Halfling's second try): the catch waits for
         # the player's choice, the power or the Bad Stuff (run_away again on that monster).
         fight["escapes"][-1]["second_try"] = True
@@ -382,7 +395,7 @@ def _run_away(state, action, actor, ctx):
         happened = event("caught", bad_stuff=flee, sex=player["sex"], **words)
     else:
         happened = event("caught", flee, bad_stuff=bad_stuff.caught(
-            state, player, card, ctx, action.get("bad_stuff_roll")), sex=player["sex"], **words)
+            state, player, card, ctx, action.bad_stuff_roll), sex=player["sex"], **words)
     finish_if_nobody_runs(state, fight)
     return happened
 
@@ -413,7 +426,7 @@ def second_try_open(state: dict, fight: dict, player: dict, index: int, ctx: Con
 
 def _no_second_try(state, fight, view, player, index, waiting, action, ctx):
     """The player lets a failed roll stand (no second try): the monster's Bad Stuff now."""
-    if action.get("roll") is not None:
+    if action.roll is not None:
         raise RuleViolation("power-running", N_("%(name)s already rolled %(roll)s against that monster: "
                                                 "that roll stands, or a second try rolls again"),
                             name=player["name"], roll=waiting["roll"])
@@ -424,9 +437,11 @@ def _no_second_try(state, fight, view, player, index, waiting, action, ctx):
     words = {"player": player["id"], "name": player["name"], "roll": waiting["roll"],
              "monster": monster_view["name"], "needs": need["needs"]}
     happened = event("caught", bad_stuff=bad_stuff.caught(
-        state, player, card, ctx, action.get("bad_stuff_roll")), sex=player["sex"], **words)
+        state, player, card, ctx, action.bad_stuff_roll), sex=player["sex"], **words)
     finish_if_nobody_runs(state, fight)
     return happened
+
+
 event_words("caught", N_("%(name)s rolls %(roll)s against %(monster)s (needs %(needs)s): "
                          "caught! %(bad_stuff)s"))
 
@@ -503,7 +518,7 @@ def _sacrifice_ally(state, action, actor, ctx):
         raise RuleViolation("ally-sacrifice-escape", N_("%(name)s has no ally"), name=player["name"])
     # The ally saves its owner; the fighter decides whether it saves the helper too.
     saved = {player["id"]}
-    if action.get("helper_too") is True and player["id"] == fight["fighter"] and fight.get("helper") is not None:
+    if action.helper_too and player["id"] == fight["fighter"] and fight.get("helper") is not None:
         saved.add(fight["helper"])
     for pid, index in _pending_escapes(state, fight):
         if pid in saved:

@@ -6,6 +6,7 @@ import json
 from typing import Any
 
 from .. import cards
+from ..action_models import card_facts
 from ..core import reducer
 from ..errors import BadAction, RuleViolation, TooLarge
 from ..frozen import is_frozen
@@ -25,10 +26,10 @@ def kind_said(kind: str) -> dict | str:
     return said(KIND_WORDS[kind]) if kind in KIND_WORDS else kind
 
 
-def _house_card(state: dict, data: Any) -> dict:
-    if not isinstance(data, dict):
-        raise BadAction(N_("A house card must be given as its facts (a JSON object)."))
-    data = dict(data, set="house")
+def _house_card(state: dict, facts: Any) -> dict:
+    """A house card from its facts (an inline card model, or its JSON), checked and given its
+    id; refused if the table already has one of that name."""
+    data = dict(card_facts(facts), set="house")
     data.pop("id", None)
     try:
         card = cards.supplied().validate(data)
@@ -100,7 +101,7 @@ event_words("add_house_card", N_("House card added: %(card)s (%(card_kind)s)"))
 @reducer("add_house_card")
 def _add_house_card(state, action, actor, ctx):
     _room_for_house_cards(state, 1)
-    card = _house_card(state, action.get("card"))
+    card = _house_card(state, action.card)
     _room_for_bytes(_held(state), [card])
     state["house_cards"].append(card)
     _added_by(state, [card], actor)
@@ -113,9 +114,7 @@ event_words("import_house_cards_more", N_("House cards imported: %(cards)s and %
 
 @reducer("import_house_cards")
 def _import_house_cards(state, action, actor, ctx):
-    cards = action.get("cards")
-    if not isinstance(cards, list) or not cards or len(cards) > 500:
-        raise BadAction(N_("'cards' must be a list of %(lo)s to %(hi)s house cards."), lo=1, hi=500)
+    cards = action.cards
     _room_for_house_cards(state, len(cards))
     held, added = _held(state), []
     for data in cards:
@@ -142,7 +141,7 @@ def _remove_house_card(state, action, actor, ctx):
     rules to the table with the game's owner having the last word. Here the host is the
     owner; a player may take back a card they added themselves, not one somebody else did.
     """
-    card_id = action["card"]
+    card_id = action.card
     card = next((c for c in state["house_cards"] if c["id"] == card_id), None)
     if card is None:
         raise BadAction(N_("This table has no house card %(card)s."), card=card_id)

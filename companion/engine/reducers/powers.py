@@ -14,11 +14,13 @@ double sale is the ``sell`` action's ``doubled`` (reducers/sheet.py) and not rep
 from __future__ import annotations
 
 from .. import character, dice, powers, sheet
+from ..action_models import RemoveMonsterAction, RunAwayAction, UsePowerAction
 from ..core import REDUCERS, Context, in_fight, own, reducer
 from ..errors import BadAction, RuleViolation
 from ..powers import Power
 from ..state import combat_view, find_card, find_player
 from ..words import N_, event, event_words, said, said_plural
+from .fight import run_away
 
 # The monster groups a power names, as words (the same msgids as the card pages').
 TAG_WORDS = {"undead": N_("Undead"), "dragon": N_("a Dragon"), "plant": N_("a Plant")}
@@ -29,7 +31,8 @@ def _tag_said(tag: str) -> dict:
 
 event_words("power", N_("%(name)s uses %(power)s (%(cost)s)"))
 
-# The fields each effect takes besides player, power, from_hand and from_play.
+# The fields each effect takes besides player, power, from_hand and from_play (a field given
+# as null counts as left out).
 FIELDS = {
     "strength": {"bonus"}, "backstab": {"target", "bonus"}, "theft": {"target", "item", "roll", "succeeded"},
     "flight": {"monster", "roll"}, "second_try": {"monster", "roll"}, "charm": {"monster"},
@@ -40,12 +43,11 @@ COMMON = {"type", "player", "power", "from_hand", "from_play"}
 
 @reducer("use_power")
 def _use_power(state, action, actor, ctx):
-    action = {k: v for k, v in action.items() if v is not None}  # null is the same as left out
     player = own(state, action, actor)
-    power = powers.get(ctx.edition.id, action["power"])
+    power = powers.get(ctx.edition.id, action.power)
     if power is None:
         raise RuleViolation("power-not-in-edition", N_("%(edition)s has no power %(power)s"),
-                            edition=said(ctx.edition.name), power=action["power"])
+                            edition=said(ctx.edition.name), power=action.power)
     if power.passive:
         raise RuleViolation("power-passive", N_("%(power)s works by itself and is already counted"),
                             power=said(power.name))
@@ -58,7 +60,7 @@ def _use_power(state, action, actor, ctx):
                             name=player["name"], card=character.title(power.holder))
     if player["dead"]:
         raise RuleViolation("power-dead", N_("%(name)s is dead until the next turn"), name=player["name"])
-    target = find_player(state, action["target"], "target") if "target" in action else None
+    target = find_player(state, action.target, "target") if action.target is not None else None
     after_fail = power.effect == "flight" and ctx.rules.edition.flight_after_failed_roll
     monster = _timing(state, power, player, target, action, after_fail)
     hand, play = _cost(power, player, action)
@@ -84,25 +86,26 @@ def _holds(player: dict, power: Power) -> bool:
                for e in player["cards"])
 
 
-def _check_fields(power: Power, action: dict) -> None:
-    extra = sorted(set(action) - COMMON - FIELDS[power.effect])
+def _check_fields(power: Power, action: UsePowerAction) -> None:
+    given = {name for name in action.model_fields_set if getattr(action, name) is not None}
+    extra = sorted(given - COMMON - FIELDS[power.effect])
     if extra:
         raise BadAction(N_("'%(field)s' does not go with %(power)s."), field=extra[0], power=said(power.name))
-    if "bonus" in action and not power.table_bonus:
+    if "bonus" in given and not power.table_bonus:
         raise BadAction(N_("'bonus' does not go with %(power)s: the app knows its number."),
                         power=said(power.name))
     if power.effect == "theft":
-        if "roll" in action and not power.roll_needs:
+        if "roll" in given and not power.roll_needs:
             raise BadAction(N_("'roll' does not go with %(power)s: say whether it worked ('succeeded')."),
                             power=said(power.name))
-        if "succeeded" in action and power.roll_needs:
+        if "succeeded" in given and power.roll_needs:
             raise BadAction(N_("'succeeded' does not go with %(power)s: the die decides ('roll')."),
                             power=said(power.name))
-        if "succeeded" not in action and not power.roll_needs:
+        if "succeeded" not in given and not power.roll_needs:
             raise BadAction(N_("'succeeded' is required: did the theft work?"))
-        if "item" not in action:
+        if "item" not in given:
             raise BadAction(N_("'item' is required: the item to steal."))
-    if power.targets_player and "target" not in action:
+    if power.targets_player and "target" not in given:
         raise BadAction(N_("'target' is required: the player it is used on."))
 
 
@@ -115,20 +118,20 @@ def _in_it(state: dict, fight: dict, pid: int) -> bool:
     return pid == fight.get("helper") and combat_view(state, helpers=False)["helper_counts"]
 
 
-def _monster_index(state: dict, action: dict) -> int:
+def _monster_index(state: dict, action: UsePowerAction) -> int:
     view = combat_view(state, helpers=False)
     count = len(view["monsters"])
-    if "monster" not in action:
+    if action.monster is None:
         if count != 1:
             raise BadAction(N_("'monster' is required: which monster (there are %(n)s)."), n=count)
         return 0
-    index = action["monster"]
+    index = action.monster
     if index >= count:
         raise BadAction(N_("There is no monster %(monster)s in this fight."), monster=index)
     return index
 
 
-def _timing(state: dict, power: Power, player: dict, target: dict | None, action: dict,
+def _timing(state: dict, power: Power, player: dict, target: dict | None, action: UsePowerAction,
             after_fail: bool = False) -> int | None:
     """Refuse a power used out of its time; answer the monster it names, if any."""
     if power.when in ("fight", "fight_any"):
@@ -140,7 +143,7 @@ def _timing(state: dict, power: Power, player: dict, target: dict | None, action
 
 
 def _while_fighting(state: dict, power: Power, player: dict, target: dict | None,
-                    action: dict) -> int | None:
+                    action: UsePowerAction) -> int | None:
     """A power of a fight still being fought: by a player in it (``fight``), or by anyone on
     a player in it (``fight_any``); the monster it names must still be in the fight."""
     fight = state.get("combat")
@@ -167,7 +170,7 @@ def _while_fighting(state: dict, power: Power, player: dict, target: dict | None
     return None
 
 
-def _while_running(state: dict, power: Power, player: dict, action: dict, after_fail: bool) -> int:
+def _while_running(state: dict, power: Power, player: dict, action: UsePowerAction, after_fail: bool) -> int:
     """A power for one run-away roll not yet made (or, for a second try, one failed and
     waiting) by a runner, against a monster still in the fight."""
     fight = state.get("combat")
@@ -258,11 +261,11 @@ def _remember(state: dict, power: Power, player: dict, target: dict | None, mons
 
 # --- cost ----------------------------------------------------------------------------------
 
-def _cost(power: Power, player: dict, action: dict) -> tuple[int, list[dict]]:
+def _cost(power: Power, player: dict, action: UsePowerAction) -> tuple[int, list[dict]]:
     """(cards from the hand, entries in play) the action pays with, checked against the cost."""
     cost = power.cost
     held = player.get("hand")  # None: the table does not track this hand
-    iids = action.get("from_play") or []
+    iids = action.from_play
     if len(set(iids)) != len(iids):
         raise BadAction(N_("'from_play' must list distinct card instance ids."))
     play = [find_card(player, iid, "from_play") for iid in iids]
@@ -278,7 +281,7 @@ def _cost(power: Power, player: dict, action: dict) -> tuple[int, list[dict]]:
         if play:
             raise RuleViolation("power-cost", N_("%(power)s takes the whole hand and nothing else"),
                                 power=said(power.name))
-        hand = action.get("from_hand", held)
+        hand = held if action.from_hand is None else action.from_hand
         if hand is None:
             raise BadAction(N_("'from_hand' is required: how many cards the hand holds."))
         if held is not None and hand != held:
@@ -290,7 +293,7 @@ def _cost(power: Power, player: dict, action: dict) -> tuple[int, list[dict]]:
                 "%(power)s needs a hand of at least %(n)s card", "%(power)s needs a hand of at least %(n)s cards",
                 cost.least, power=said(power.name)))
         return hand, []
-    hand = action.get("from_hand", 0)
+    hand = action.from_hand or 0
     n = hand + len(play)
     if cost.swap and play:
         raise RuleViolation("power-cost", N_("%(power)s discards from the hand"), power=said(power.name))
@@ -340,16 +343,19 @@ def _shot(state: dict, card: dict, by: int, for_: int, power: Power, **extra) ->
         {"side": "players", "card": card, "by": by, "for": for_, "power": power.id, **extra}]
 
 
-def _delegate(state: dict, kind: str, fields: dict, actor, ctx: Context) -> dict:
-    """Another action's reducer does the effect, with its own rules."""
-    return REDUCERS[kind](state, {"type": kind, **fields}, actor, ctx)
+def _run_from(state: dict, player: dict, monster: int, roll: int | None, actor, ctx: Context, *,
+              second_try: bool = False) -> dict:
+    """The run-away roll (``roll``; None: the app rolls) is the ``run_away`` action's, with its
+    own rules."""
+    action = RunAwayAction(type="run_away", player=player["id"], monster=monster, roll=roll)
+    return run_away(state, action, actor, ctx, second_try=second_try)
 
 
 def _effect(state, power, player, target, monster, paid, action, actor, ctx) -> list:
     effect = power.effect
     n = paid["n"]
     if effect == "strength":
-        bonus = power.per_card * n if power.per_card is not None else action.get("bonus")
+        bonus = power.per_card * n if power.per_card is not None else action.bonus
         if not bonus:
             return [said(N_("the bonus is on the card: the table adds it"))]
         card = {"kind": "other", "name": power.name}
@@ -362,7 +368,7 @@ def _effect(state, power, player, target, monster, paid, action, actor, ctx) -> 
         _shot(state, card, player["id"], player["id"], power)
         return [said(N_("+%(bonus)s to %(target)s in this fight"), bonus=bonus, target=player["name"])]
     if effect == "backstab":
-        penalty = power.value if power.value is not None else action.get("bonus")
+        penalty = power.value if power.value is not None else action.bonus
         if not penalty:
             return [said(N_("on %(target)s: the penalty is on the card, the table applies it"),
                          target=target["name"])]
@@ -374,16 +380,18 @@ def _effect(state, power, player, target, monster, paid, action, actor, ctx) -> 
         _shot(state, {"kind": "other", "name": power.name,
                       "effects": [{"stat": "run_away", "value": bonus}]},
               player["id"], player["id"], power, monster=monster)
-        ran = _delegate(state, "run_away", _roll(action, player, monster), actor, ctx)
+        ran = _run_from(state, player, monster, action.roll, actor, ctx)
         return [said(N_("+%(bonus)s to the roll"), bonus=bonus), ran]
     if effect == "second_try":  # the waiting failed roll is rolled again, and that one stands
         fight = state["combat"]
         fight["escapes"] = [e for e in fight["escapes"] if not (
             e["player"] == player["id"] and e["monster"] == monster and e.get("second_try"))]
-        ran = _delegate(state, "run_away", {**_roll(action, player, monster), "_second_try": True}, actor, ctx)
+        ran = _run_from(state, player, monster, action.roll, actor, ctx, second_try=True)
         return [said(N_("the failed roll is rolled again")), ran]
     if effect == "charm":
-        return [_delegate(state, "remove_monster", {"monster": monster}, actor, ctx)]
+        # The monster leaves as the remove_monster action takes it, with its rules.
+        charmed = RemoveMonsterAction(type="remove_monster", monster=monster)
+        return [REDUCERS["remove_monster"](state, charmed, actor, ctx)]
     if effect == "theft":
         return _theft(state, power, player, target, action, ctx)
     if effect == "resurrection":
@@ -402,12 +410,12 @@ def _flight_roll(state, power, player, monster, action, ctx) -> tuple[int | None
     waiting = next((e for e in state["combat"]["escapes"] if e["player"] == player["id"]
                     and e["monster"] == monster and e.get("second_try")), None)
     if waiting is not None:
-        if action.get("roll") not in (None, waiting["roll"]):
+        if action.roll not in (None, waiting["roll"]):
             raise RuleViolation("wizard-flight-timing", N_("%(name)s already rolled %(roll)s against that "
                                                       "monster: Flight's cards go on that roll"),
                                 name=player["name"], roll=waiting["roll"])
         return None, {"roll": waiting["roll"], "waiting": waiting}
-    given = action.get("roll")
+    given = action.roll
     # the app's die is the run-away roll's own (rule undo-keeps-rolls): the same die run_away gives
     roll = given if given is not None else dice.die(state, ctx, "run_away", player["id"], monster, 1)
     row = next(e for e in combat_view(state, helpers=False)["escape"]
@@ -424,44 +432,36 @@ def _flight_roll(state, power, player, monster, action, ctx) -> tuple[int | None
 
 def _flight_after_fail(state, power, player, monster, paid, roll, failed, action, actor, ctx) -> list:
     if failed is None:  # the app's die escaped alone: the roll stands, no card discarded
-        ran = _delegate(state, "run_away", _roll({"roll": roll}, player, monster), actor, ctx)
+        ran = _run_from(state, player, monster, roll, actor, ctx)
         return [said(N_("the roll escapes without it: no card discarded")), ran]
     bonus = power.per_card * paid["n"]
     _shot(state, {"kind": "other", "name": power.name,
                   "effects": [{"stat": "run_away", "value": bonus}]},
           player["id"], player["id"], power, monster=monster)
-    fields = _roll({"roll": failed["roll"]}, player, monster)
-    if failed["waiting"] is not None:  # that roll is made again with the bonus, its catch waits no more
+    again = failed["waiting"] is not None
+    if again:  # that roll is made again with the bonus, its catch waits no more
         fight = state["combat"]
         fight["escapes"] = [e for e in fight["escapes"] if e is not failed["waiting"]]
-        fields["_second_try"] = True
-    ran = _delegate(state, "run_away", fields, actor, ctx)
+    ran = _run_from(state, player, monster, failed["roll"], actor, ctx, second_try=again)
     return [said(N_("after a failed roll of %(roll)s: +%(bonus)s to it"), roll=failed["roll"],
                  bonus=bonus), ran]
 
 
-def _roll(action: dict, player: dict, monster: int) -> dict:
-    fields = {"player": player["id"], "monster": monster}
-    if "roll" in action:
-        fields["roll"] = action["roll"]
-    return fields
-
-
 def _theft(state, power, player, target, action, ctx) -> list:
-    entry = find_card(target, action["item"], "item")
+    entry = find_card(target, action.item, "item")
     card = entry["card"]
     if card.get("kind") != "item" or card.get("big"):
         raise RuleViolation("power-theft-small-item", N_("%(card)s is not a Small item"),
                             card=card.get("name", "?"))
     character.check_play(player, card, ctx.edition)
     if power.roll_needs:
-        roll = action.get("roll")
+        roll = action.roll
         if roll is None:  # the same die after an undo (rule undo-keeps-rolls)
             roll = dice.die(state, ctx, "theft", player["id"], target["id"], entry["iid"],
                             state.get("turn_count"), player.get("hand"), player["level"])
         stolen = roll >= power.roll_needs
     else:
-        roll, stolen = None, action["succeeded"]
+        roll, stolen = None, action.succeeded
     if stolen:
         target["cards"].remove(entry)
         player["cards"].append({"iid": entry["iid"], "card": card, "equipped": False})

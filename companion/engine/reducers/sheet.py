@@ -7,8 +7,9 @@ from . import divine
 from ..core import Context, in_fight, level_event, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..hand import new_hand, take_from_hand
+from ..action_models import OneShotAction
 from ..readset import unrecorded
-from ..state import bool_field, find_card, find_player, int_field, next_id
+from ..state import find_card, find_player, next_id
 from ..words import N_, event, event_words, said, said_plural
 
 event_words("play", N_("%(name)s plays %(card)s"))
@@ -24,10 +25,10 @@ def playing_seat(state: dict, actor) -> dict | None:
 
 @reducer("play")
 def _play(state, action, actor, ctx):
-    target = find_player(state, action.get("player"))
-    card = ctx.card(state, action.get("card"))
+    target = find_player(state, action.player)
+    card = ctx.card(state, action.card)
     happened = _put(state, target, card, actor, ctx)
-    from_hand = action.get("from_hand")
+    from_hand = action.from_hand
     if from_hand is None:
         # What a table mostly means: a card comes from the hand, but for a curse on oneself
         # (the door just kicked open: ruling curse-from-door) and Divine Intervention (played
@@ -103,18 +104,18 @@ PLAY_IN_FIGHT = {"monster": N_("%(card)s is a monster: play it into a fight inst
                  "enhancer": N_("%(card)s is an enhancer: play it into a fight instead."),
                  "one-shot": N_("%(card)s is a one-shot: play it into a fight instead.")}
 
-def one_shot_card(state: dict, action: dict, actor, ctx: Context) -> dict:
+def one_shot_card(state: dict, action: OneShotAction, actor, ctx: Context) -> dict:
     """The card a ``one_shot`` action plays: ``card`` (from the hand), or ``player`` and
     ``instance``, a one-shot lying on the table in front of that player, which leaves the
     table as it is played (Tails, One-Shot Treasures: from the hand or from the table)."""
-    if action.get("instance") is None:
-        if action.get("player") is not None:
+    if action.instance is None:
+        if action.player is not None:
             raise BadAction(N_("Name the one-shot on the table ('instance') or the card played ('card')."))
-        return ctx.card(state, action.get("card"))
-    if action.get("card") is not None:
+        return ctx.card(state, action.card)
+    if action.card is not None:
         raise BadAction(N_("Name the one-shot on the table ('instance') or the card played ('card'), not both."))
     owner = own(state, action, actor)
-    entry = find_card(owner, action.get("instance"))
+    entry = find_card(owner, action.instance)
     if entry["card"]["kind"] != "one-shot":
         raise BadAction(N_("%(card)s is not a one-shot."), card=entry["card"]["name"])
     owner["cards"].remove(entry)
@@ -158,7 +159,7 @@ event_words("discard", N_("%(name)s discards %(cards)s"))
 @reducer("discard")
 def _discard(state, action, actor, ctx):
     player = own(state, action, actor)
-    entry = find_card(player, action.get("instance"))
+    entry = find_card(player, action.instance)
     # Races and classes may be discarded at any time, even in a fight; items leave by being
     # sold, given, or lost to a curse or Bad Stuff, which a phone records as a discard too.
     # Discarding an item a curse is taking is the victim's pick: that loss is settled.
@@ -176,8 +177,8 @@ event_words("unequip", N_("%(name)s unequips %(card)s"))
 @reducer("equip")
 def _equip(state, action, actor, ctx):
     player = own(state, action, actor)
-    entry = find_card(player, action.get("instance"))
-    equipped = bool_field(action, "equipped")
+    entry = find_card(player, action.instance)
+    equipped = action.equipped
     if entry["card"]["kind"] != "item":
         raise BadAction(N_("%(card)s is not an item."), card=entry["card"]["name"])
     if in_fight(state) and player["id"] in (state["combat"]["fighter"], state["combat"].get("helper")):
@@ -201,11 +202,11 @@ event_words("sell_with_hand", N_("%(name)s sells %(cards)s and cards from the ha
 @reducer("sell")
 def _sell(state, action, actor, ctx):
     player = own(state, action, actor)
-    iids = action.get("instances", [])
-    if not isinstance(iids, list) or len(set(map(str, iids))) != len(iids):
+    iids = action.instances
+    if len(set(iids)) != len(iids):
         raise BadAction(N_("'instances' must be a list of distinct card instance ids."))
     entries = [find_card(player, iid, "instances") for iid in iids]
-    hand_gold = int_field(action, "hand_gold", 0, 100000, 0)  # items sold straight from the hand
+    hand_gold = action.hand_gold  # items sold straight from the hand
     if not entries and not hand_gold:
         raise BadAction(N_("Pick the items to sell, or enter the gold of items sold from your hand."))
     if state["turn"] != player["id"]:
@@ -213,7 +214,7 @@ def _sell(state, action, actor, ctx):
     if in_fight(state):
         raise RuleViolation("sell-not-in-combat", N_("a fight is going on"))
     sheet.check_not_owed(player, iids)
-    doubled = action.get("doubled")
+    doubled = action.doubled
     if doubled is not None:
         if doubled not in iids:
             raise BadAction(N_("The item sold at double price must be one of the items sold."))
@@ -222,7 +223,7 @@ def _sell(state, action, actor, ctx):
     sale = sheet.sale(player, entries, ctx.edition, hand_gold=hand_gold, doubled=doubled)
     # The cards sold from the hand leave it: as many as from_hand says, else one (the gold
     # came from one card at least; the sheet's - corrects the count when it was more).
-    sold_from_hand = action.get("from_hand")
+    sold_from_hand = action.from_hand
     take_from_hand(player, (1 if hand_gold else 0) if sold_from_hand is None else sold_from_hand)
     old = player["level"]
     # A sale always buys a level (less than a level's gold is refused) and never the winning one.
@@ -250,8 +251,8 @@ event_words("give", N_("%(name)s gives %(card)s to %(to_name)s"))
 @reducer("give")
 def _give(state, action, actor, ctx):
     player = own(state, action, actor)
-    entry = find_card(player, action.get("instance"))
-    receiver = find_player(state, action.get("to"), "to")
+    entry = find_card(player, action.instance)
+    receiver = find_player(state, action.to, "to")
     if receiver["id"] == player["id"]:
         raise BadAction(N_("Give it to another player."))
     if entry["card"]["kind"] != "item":

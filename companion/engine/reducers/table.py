@@ -10,10 +10,9 @@ from .. import character, sheet
 from ..core import begin_turn, in_fight, level_event, next_turn, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation, TableLocked
 from ..hand import add_to_hand, new_hand, take_from_hand
-from ..rules import TableRules, check_winning_level
-from ..state import (add_player, bool_field, choice_field, clean_name, clean_sex, find_player, int_field,
-                     refuse_lookalike)
-from ..vocab import FASTER_PLAY, LEVEL_SOURCES, LISTEN_AT_THE_DOOR, OFFICIAL_UPDATES, SHARED_VICTORY
+from ..rules import TableRules
+from ..state import add_player, choice_field, clean_name, find_player, refuse_lookalike
+from ..vocab import FASTER_PLAY, LISTEN_AT_THE_DOOR, OFFICIAL_UPDATES, SHARED_VICTORY
 from ..words import N_, event, event_words, said, said_plural
 
 # The optional rules as the history names them.
@@ -24,10 +23,10 @@ VARIANT_WORDS = {LISTEN_AT_THE_DOOR: N_("listen at the door"), SHARED_VICTORY: N
 @reducer("level")
 def _level(state, action, actor, ctx):
     player = own(state, action, actor)
-    delta = int_field(action, "delta", -9, 9)
+    delta = action.delta
     if delta == 0:
         raise BadAction(N_("'delta' must not be 0."))
-    source = choice_field(action, "source", LEVEL_SOURCES, "adjust")
+    source = action.source
     old = player["level"]
     set_level(state, player, old + delta, source, ctx.rules)
     return level_event(player, old, source, won=player["level"] == ctx.rules.winning_level)
@@ -40,7 +39,7 @@ event_words("gear_down", N_("%(name)s: gear bonus adjusted by %(delta)s"))  # de
 @reducer("gear")
 def _gear(state, action, actor, ctx):
     player = own(state, action, actor)
-    delta = int_field(action, "delta", -50, 50)
+    delta = action.delta
     old = player["gear_adjust"]
     if not -99 <= old + delta <= 99:
         raise BadAction(N_("A gear adjustment stays between %(lo)s and %(hi)s."), lo=-99, hi=99)
@@ -56,7 +55,7 @@ event_words("sex_female", N_("%(name)s: now female"))
 @reducer("set_sex")
 def _set_sex(state, action, actor, ctx):
     player = own(state, action, actor)
-    sex = clean_sex(action.get("sex"))
+    sex = action.sex
     player["sex"] = sex
     return event("sex_" + sex, player=player["id"], name=player["name"], sex=sex)
 
@@ -66,7 +65,7 @@ event_words("set_turn", N_("Turn: %(name)s"))
 
 @reducer("set_turn")
 def _set_turn(state, action, actor, ctx):
-    target = find_player(state, action.get("player"))
+    target = find_player(state, action.player)
     if not actor.host and actor.player != state["turn"]:
         raise RuleViolation("turn-pass", N_("only the player whose turn it is, or the host, passes it on"))
     if in_fight(state):
@@ -93,11 +92,7 @@ def _end_turn(state, action, actor, ctx):
         raise RuleViolation("lose-big-item-ability",
                             N_("%(name)s must first sell the Big items over the limit or give them away"),
                             name=player["name"], sex=player["sex"])
-    order = action.get("bigger_share")
-    if order is not None and not (isinstance(order, list) and all(
-            isinstance(pid, int) and not isinstance(pid, bool) for pid in order)):
-        raise BadAction(N_("'bigger_share' must be a list of player ids."))
-    charity = sheet.charity(state, player, ctx.edition, order=order)
+    charity = sheet.charity(state, player, ctx.edition, order=action.bigger_share)
     charity_said = None
     if charity["excess"]:
         # Charity sets the hand: down to the limit, the rest to the lowest (rule charity).
@@ -121,7 +116,7 @@ event_words("set_hand", N_("%(name)s: %(cards)s"), log=False)
 @reducer("set_hand")
 def _set_hand(state, action, actor, ctx):
     player = own(state, action, actor)
-    count = int_field(action, "count", 0, 60)
+    count = action.count
     if player["dead"] and count > player["hand"]:
         raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"])
     player["hand"] = count
@@ -137,8 +132,8 @@ event_words("variant_off", N_("Optional rule %(rule)s: off"))
 def _set_variant(state, action, actor, ctx):
     if not actor.host:
         raise Forbidden(N_("Only the host chooses the optional rules."))
-    name = choice_field(action, "variant", ctx.edition.choosable_variants)
-    on = bool_field(action, "on")
+    name = choice_field(action.variant, "variant", ctx.edition.choosable_variants)
+    on = action.on
     state.setdefault("variants", {})[name] = on
     ctx.rules = TableRules.of(state)  # what follows in this action plays by the new choice
     return event("variant_on" if on else "variant_off", variant=name, on=on,
@@ -151,7 +146,7 @@ event_words("rename", N_("%(old)s is now called %(name)s"))
 @reducer("rename")
 def _rename(state, action, actor, ctx):
     player = own(state, action, actor)
-    name = clean_name(action.get("name"))
+    name = clean_name(action.name)  # as shown: invisible characters out, spaces folded
     refuse_lookalike(state, name, besides=player)
     old, player["name"] = player["name"], name
     return event("rename", player=player["id"], old=old, name=name)
@@ -166,7 +161,7 @@ def _set_winning_level(state, action, actor, ctx):
     player already has, so nobody wins or loses by the change itself."""
     if not actor.host:
         raise Forbidden(N_("Only the host chooses the optional rules."))
-    level = check_winning_level(action.get("level"))
+    level = action.level
     if level == ctx.rules.winning_level:
         raise BadAction(N_("The table already plays to level %(level)s."), level=level)
     ahead = max(state["players"], key=lambda p: p["level"], default=None)
@@ -186,12 +181,12 @@ event_words("join_phoneless", N_("%(name)s joins the table (no phone; the host p
 def _join(state, action, actor, ctx):
     """A new seat: anyone with the game's code, unless the host locked the table; a player
     with no phone (the host plays for them) only by the host, locked or not."""
-    phone = action.get("phone", True)
+    phone = action.phone
     if not phone and not actor.host:
         raise Forbidden(N_("Only the host adds a player who has no phone."))
     if state.get("locked") and not actor.host:
         raise TableLocked()
-    pid = add_player(state, action.get("name"), action.get("sex"), phone=phone)
+    pid = add_player(state, action.name, action.sex, phone=phone)
     # A player sits down with the cards dealt at the start (every rulebook's setup: two from
     # each deck in classic, four with its Faster Play and in the newer boxes), so the hand the
     # app counts starts where the real one does.
@@ -208,7 +203,7 @@ def _remove_player(state, action, actor, ctx):
     player's token stops working at once and their cards leave the table with them."""
     if not actor.host:
         raise Forbidden(N_("Only the host can remove a player from the table."))
-    player = find_player(state, action.get("player"))
+    player = find_player(state, action.player)
     following = next_turn(state) if state["turn"] == player["id"] else state["turn"]
     fight = state.get("combat")
     if fight and fight["fighter"] == player["id"]:
@@ -233,6 +228,6 @@ def _lock_table(state, action, actor, ctx):
     """A locked table takes no new joins (the host can still seat a phoneless player)."""
     if not actor.host:
         raise Forbidden(N_("Only the host can lock or unlock the table."))
-    locked = bool_field(action, "locked")
+    locked = action.locked
     state["locked"] = locked
     return event("lock_table" if locked else "unlock_table")
