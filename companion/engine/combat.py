@@ -480,45 +480,8 @@ def _escape(ed: Edition, entries: list[dict], fighter: Player, helper: Player | 
     for pos, entry in enumerate(entries):
         if entry["gone"]:
             continue
-        tags = _tags(entry)
         for player, pid, roles in runners:
-            # What makes up the number needed: the bare roll, then each run-away bonus (the
-            # player's cards, a power used for this roll, the monster's), shown as ``parts``.
-            parts = [{"source": said(N_("Bare roll to escape")), "value": ESCAPE_ON, "base": True}]
-            for e in _holder_effects(player, ed, "run_away", roles, tags):
-                parts.append({"source": _describe(e["source"], e), "value": ch.effect_value(e, player, ed)})
-            # A power used for one roll (the Wizard's Flight Spell, reducers/powers.py).
-            parts += [{"source": _name(s["card"], "one-shot"), "value": e.get("value", 0)} for s in one_shots
-                      if s.get("power") and s.get("for") == pid and s.get("monster") == pos
-                      for e in s["card"].get("effects") or () if e.get("stat") == "run_away"]
-            mod = sum(part["value"] for part in parts[1:])
-            auto = bool(_holder_effects(player, ed, "auto_escape", roles, tags))
-            not_pursued = blocked = False  # monster conditions (monster_conditions.py)
-            for _src, eff in _monster_effects(entry):
-                if not _monster_meets(eff, entry, [player], ed):
-                    continue
-                if eff.get("stat") == "run_away":
-                    mod += eff.get("value", 0)
-                    parts.append({"source": _describe(_src, eff), "value": eff.get("value", 0)})
-                elif eff.get("stat") == "auto_escape" and eff.get("value", True):
-                    auto = True
-                elif eff.get("stat") == "no_pursuit" and (player.get("level") or 1) <= eff.get("value", 0):
-                    auto = not_pursued = True
-                elif eff.get("stat") == "no_escape" and eff.get("value", True):
-                    blocked = True
-            needs = 1 if auto else (DIE + 1 if blocked else min(DIE + 1, max(1, ESCAPE_ON - mod)))
-            row = {"player": pid, "monster": pos, "needs": needs,
-                   "chance": round(max(0, DIE + 1 - needs) / DIE, 3), "auto": auto,
-                   "parts": [part for part in parts if part["value"] or part.get("base")]}
-            if not_pursued:
-                row["not_pursued"] = True
-            if blocked and not auto:
-                row["rule"] = "monster-no-escape"  # why a 7 is needed: the ruling to show
-            # the way out the monster offers: drop an item with one of these tags (Pit Bull)
-            drop = sorted({t for r in fight_rules(entry, "drop_to_escape")
-                           if _rule_meets(r, entry, [player], ed) for t in r.get("tags") or ()})
-            if drop and not auto:
-                row["drop_to_escape"] = drop
+            row = _escape_row(ed, entry, pos, player, pid, roles, one_shots)
             rec = recorded.get((pid, pos))
             if rec is not None:
                 row["roll"] = rec.get("roll")
@@ -527,6 +490,60 @@ def _escape(ed: Edition, entries: list[dict], fighter: Player, helper: Player | 
                     row["second_try"] = True  # caught unless a power rolls it again
             out.append(row)
     return out
+
+
+def _escape_row(ed: Edition, entry: dict, pos: int, player: Player, pid: Any, roles: set,
+                one_shots: Iterable[dict]) -> dict:
+    """What ``player`` needs to escape the monster at ``pos``, and what makes up that number."""
+    tags = _tags(entry)
+    # What makes up the number needed: the bare roll, then each run-away bonus (the
+    # player's cards, a power used for this roll, the monster's), shown as ``parts``.
+    parts = [{"source": said(N_("Bare roll to escape")), "value": ESCAPE_ON, "base": True}]
+    for e in _holder_effects(player, ed, "run_away", roles, tags):
+        parts.append({"source": _describe(e["source"], e), "value": ch.effect_value(e, player, ed)})
+    # A power used for one roll (the Wizard's Flight Spell, reducers/powers.py).
+    parts += [{"source": _name(s["card"], "one-shot"), "value": e.get("value", 0)} for s in one_shots
+              if s.get("power") and s.get("for") == pid and s.get("monster") == pos
+              for e in s["card"].get("effects") or () if e.get("stat") == "run_away"]
+    auto = bool(_holder_effects(player, ed, "auto_escape", roles, tags))
+    conditions = _monster_escape_conditions(ed, entry, player)
+    parts += conditions["parts"]
+    auto = auto or conditions["auto"]
+    blocked = conditions["blocked"]
+    mod = sum(part["value"] for part in parts[1:])
+    needs = 1 if auto else (DIE + 1 if blocked else min(DIE + 1, max(1, ESCAPE_ON - mod)))
+    row = {"player": pid, "monster": pos, "needs": needs,
+           "chance": round(max(0, DIE + 1 - needs) / DIE, 3), "auto": auto,
+           "parts": [part for part in parts if part["value"] or part.get("base")]}
+    if conditions["not_pursued"]:
+        row["not_pursued"] = True
+    if blocked and not auto:
+        row["rule"] = "monster-no-escape"  # why a 7 is needed: the ruling to show
+    # the way out the monster offers: drop an item with one of these tags (Pit Bull)
+    drop = sorted({t for r in fight_rules(entry, "drop_to_escape")
+                   if _rule_meets(r, entry, [player], ed) for t in r.get("tags") or ()})
+    if drop and not auto:
+        row["drop_to_escape"] = drop
+    return row
+
+
+def _monster_escape_conditions(ed: Edition, entry: dict, player: Player) -> dict:
+    """What the monster's own conditions (monster_conditions.py) do to ``player``'s escape:
+    run-away bonuses (``parts``), an escape without a roll (``auto``; ``not_pursued`` when it
+    does not chase them), or none possible (``blocked``: a 7 is needed)."""
+    found = {"parts": [], "auto": False, "not_pursued": False, "blocked": False}
+    for _src, eff in _monster_effects(entry):
+        if not _monster_meets(eff, entry, [player], ed):
+            continue
+        if eff.get("stat") == "run_away":
+            found["parts"].append({"source": _describe(_src, eff), "value": eff.get("value", 0)})
+        elif eff.get("stat") == "auto_escape" and eff.get("value", True):
+            found["auto"] = True
+        elif eff.get("stat") == "no_pursuit" and (player.get("level") or 1) <= eff.get("value", 0):
+            found["auto"] = found["not_pursued"] = True
+        elif eff.get("stat") == "no_escape" and eff.get("value", True):
+            found["blocked"] = True
+    return found
 
 
 # ---------------------------------------------------------------- the calculator
