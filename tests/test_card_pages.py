@@ -13,7 +13,7 @@ import pytest
 from pydantic import BaseModel
 
 from companion.catalog import load_catalog
-from companion.catalog.schema import Condition, Requires
+from companion.engine.card_schema import Condition, Requires
 from companion.engine.vocab import PERS, ROLES, SEXES, STATS
 from companion.web import card_words
 

@@ -13,7 +13,7 @@ from companion.catalog import (
     Catalog, CatalogError, DEFAULT_DIR, export_cards, import_cards, load_catalog, resolve_card,
     validate_card,
 )
-from companion.catalog.schema import KINDS, SETS, slugify
+from companion.engine.card_schema import KINDS, SETS, slugify
 from companion.engine.errors import BadAction
 
 SET_FILES = ["classic", "oz", "spell-skool", "russia", "tails"]

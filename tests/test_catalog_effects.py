@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from companion import engine
-from companion.catalog import schema
+from companion.engine import card_schema as schema
 from companion.engine import Actor, character, combat, editions
 from companion.engine.bad_stuff import APPLIERS
 from companion.engine.vocab import BAD_STUFF_DOS, LOSE_WHICH, PERS, STATS

@@ -1,7 +1,7 @@
 """The action vocabulary as types: one pydantic model per action ``type``, in one union.
 
 An action is parsed once, where it enters (``parse_action``, called by ``engine.apply``): a
-JSON object from the API or the dict ``web.common.action_from_form`` builds from a form. A
+JSON object from the API or the dict ``web.forms.action_from_form`` builds from a form. A
 malformed action is refused there with a ``BadAction`` whose one short sentence (a said, see
 ``words.py``) names the field ("'delta' must be a whole number between -9 and 9."); the reducers then get
 the model itself and read its attributes, whose types and bounds are known.

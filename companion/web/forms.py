@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, get_args, get_origin
 
-from companion.catalog.schema import normalize_kind
+from companion.engine.card_schema import normalize_kind
 from companion.engine.action_models import BY_TYPE, INLINE_TAG, field_type
 from companion.engine.vocab import KINDS
 

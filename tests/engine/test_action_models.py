@@ -12,7 +12,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from companion import engine
-from companion.catalog import schema as card_schema
+from companion.engine import card_schema
 from companion.engine import Actor, BadAction, action_models, editions, vocab
 from companion.engine.action_models import ACTION_TYPES, action_json_schema, parse_action
 from companion.web.forms import action_from_form

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from companion import rulebase
 from companion.catalog import load_catalog
-from companion.catalog.schema import FIGHT_RULES
+from companion.engine.card_schema import FIGHT_RULES
 from companion.engine import combat, editions
 
 from .driver import Game

@@ -13,7 +13,7 @@ from ..hand import add_to_hand, take_from_hand
 from ..state import combat_view, find_player, monster_index
 from ..vocab import SHARED_VICTORY
 from ..words import N_, event, event_words, said, said_plural
-from .sheet import kill, one_shot_card, playing_seat
+from .sheet import one_shot_card, playing_seat
 
 
 event_words("fight", N_("%(name)s fights %(monster)s (level %(level)s)"))
