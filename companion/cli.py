@@ -11,7 +11,7 @@ socket, runs the database's migrations once, then forks the workers, which all a
 that socket, and restarts one that dies. Workers share nothing but the database, and so do
 separate ``companion serve`` processes on several machines behind a load balancer: with
 PostgreSQL, a change made through one reaches the live streams of all the others
-(LISTEN/NOTIFY; SQLite polls instead, see ``companion/doorbell.py``).
+(LISTEN/NOTIFY; SQLite polls instead, see ``companion/store/doorbell.py``).
 
 With ``COMPANION_TRUSTED_PROXIES`` set, ``serve`` refuses an address other machines reach
 unless told ``--allow-remote-proxies``: whoever reaches the port could forge their address.

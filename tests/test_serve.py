@@ -15,7 +15,7 @@ import time
 import pytest
 import requests
 
-from companion.doorbell import Doorbell
+from companion.store.doorbell import Doorbell
 
 from .serving import free_port, serving, stderr_of
 

@@ -21,7 +21,8 @@ import pytest
 from sqlalchemy import create_engine, event as sa_event, inspect, text
 from sqlalchemy.exc import OperationalError
 
-from companion import engine, migrations
+from companion import engine
+from companion.store import migrations
 from companion.engine import Actor
 from companion.engine.undo import reverse_patch
 from companion.store import Busy, StorageFull, Store, _storage_error, token_hash

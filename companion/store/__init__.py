@@ -42,8 +42,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, TimeoutError as PoolTimeout
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
-from companion import engine, jsontext, migrations
-from companion.doorbell import CHANNEL, Doorbell, PostgresListener, VersionPoll
+from companion import engine, jsontext
+
+from . import migrations
+from .doorbell import CHANNEL, Doorbell, PostgresListener, VersionPoll
 from companion.engine import Actor, Forbidden, chronicle
 from companion.engine.core import SEATING
 from companion.engine.errors import TooLarge
@@ -366,7 +368,7 @@ SEATS_KEPT = 8192  # seat tokens remembered (a removed player is caught by the s
 class Store:
     """Games in SQLite (the embedded default) or PostgreSQL (several processes), the same way.
 
-    Opening it brings the schema up to date (``companion.migrations``). Its doorbell rings for
+    Opening it brings the schema up to date (``companion.store.migrations``). Its doorbell rings for
     changes committed here and, through a background watcher that runs while streams wait,
     for changes committed by other processes on the same database: PostgreSQL's
     LISTEN/NOTIFY, or on SQLite a version poll every ``poll_interval`` seconds.

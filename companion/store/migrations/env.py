@@ -1,6 +1,6 @@
 """Alembic's environment: runs on the connection the store hands over (no alembic.ini).
 
-``companion.migrations.upgrade`` puts an open connection, inside its transaction and under
+``companion.store.migrations.upgrade`` puts an open connection, inside its transaction and under
 the migration lock, into ``config.attributes["connection"]``; every revision runs on it.
 """
 
