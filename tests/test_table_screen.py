@@ -58,6 +58,15 @@ def _chronicle(app, code) -> dict:
     return json.loads(json.dumps(app.extensions["companion_store"].load(code)["chronicle"]))
 
 
+def _page(client, path: str) -> str:
+    """A page's HTML with its CSRF token (the page's ``csrf-token`` meta, and wherever else it
+    is written) put as ``?``: the token is signed with the second it was made in (Flask-WTF,
+    itsdangerous), so the same page asked for a second later differs there and nowhere else."""
+    html = client.get(path).get_data(as_text=True)
+    token = re.search(r'<meta name="csrf-token" content="([^"]+)">', html).group(1)
+    return html.replace(token, "?")
+
+
 def _race(app, code) -> dict[str, tuple[list[list[int]], int | None]]:
     """Each player's (step, level) points and last step seated, by name, from the chronicle."""
     return {p["name"]: (p["levels"], p["until"]) for p in _chronicle(app, code)["players"]}
@@ -342,10 +351,13 @@ def test_the_chronicle_draws_the_same_race_and_counts_as_replaying_the_log(app, 
     assert [rows["Dee"][k] for k in ("level", "seated")] == [3, True]
 
     # The pages say the same, drawn from the chronicle or (a game without one) from the log.
-    kept = {path: client.get(f"/games/{code}/{path}").get_data(as_text=True) for path in ("table", "summary")}
+    kept = {path: _page(client, f"/games/{code}/{path}") for path in ("table", "summary")}
     monkeypatch.setattr(chronicle, "of", lambda state: None)
+    replays = []
+    monkeypatch.setattr(timeline, "read", lambda *a, read=timeline.read: replays.append(a) or read(*a))
     for path, html in kept.items():
-        assert client.get(f"/games/{code}/{path}").get_data(as_text=True) == html, path
+        assert _page(client, f"/games/{code}/{path}") == html, path
+    assert len(replays) == 2  # each page was drawn again from the log, not from anything kept
     assert "Dee: 1 → 4 → 3" in kept["table"] and "Cid: 1" in kept["summary"]
 
 
