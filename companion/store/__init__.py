@@ -22,36 +22,47 @@ row keeps its log's size (``game.log_bytes``), raised in the same UPDATE as each
 the bound costs no query per tap: a change that would cross it is refused (``TooLarge``) and
 writes nothing, while undo and removing a house card, which let a full game carry on, are never
 refused by it. A real game night (5,000 events) stores a few MB.
+
+Here: ``Store`` and the steps of a commit. Beside it: ``tables`` (the rows and the statements a
+tap runs), ``kept`` (what stays in memory between requests), ``errors`` (what the store answers
+when it cannot), ``connect`` (opening SQLite or PostgreSQL), ``doorbell`` (waking the live
+streams, across processes too) and ``migrations`` (the schema, and old rows brought up once).
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import secrets
-import sqlite3
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, replace
-from datetime import datetime, timezone
 from typing import Any, Callable
 
-from sqlalchemy import bindparam, delete, event as sa_event, func, insert, or_, text, update
+from sqlalchemy import delete, event as sa_event, func, or_, update
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import OperationalError, TimeoutError as PoolTimeout
-from sqlmodel import Field, Session, SQLModel, create_engine, select
+from sqlmodel import Session, create_engine, select
 
 from companion import engine, jsontext
-
-from . import migrations
-from .doorbell import CHANNEL, Doorbell, PostgresListener, VersionPoll
 from companion.engine import Actor, Forbidden, chronicle
 from companion.engine.core import SEATING
 from companion.engine.errors import TooLarge
+from companion.engine.frozen import SharedWrite, cow_root, settle
 from companion.engine.undo import Change, reverse_patch, take_back
-from companion.engine.frozen import SharedWrite, cow_root, freeze_like, settle
-from companion.engine.words import N_, in_log, render, said
+from companion.engine.words import N_, in_log
+
+from . import migrations
+from .connect import _sqlite_pragmas, database_url
+from .doorbell import Doorbell, PostgresListener, VersionPoll
+from .errors import Busy, NotFound, StorageFull, StoreError, _GuardedSession, _storage_error, _too_large_game
+from .kept import SEATS_KEPT, STATES_KEPT, Lru, _Latest, _not_as_parsed
+from .tables import (_INSERT_EVENT, _NOTIFY, _READ_GAME, _READ_STATE, _READ_VERSION, EVENT_ROW_BYTES, Event,
+                     Game, Seat, _joined, _now, _split, _write_game, event_bytes, token_hash)
+
+# What others import from the store, whichever of its modules holds it.
+__all__ = ["Busy", "Changed", "CODE_ALPHABET", "COMPACTED", "EVENT_ROW_BYTES", "Event", "Game", "Loaded",
+           "Lru", "MAX_GAME_BYTES", "MAX_STATE_BYTES", "NotFound", "Seat", "StorageFull", "Store",
+           "StoreError", "database_url", "event_bytes", "migrations", "token_hash"]
 
 log = logging.getLogger(__name__)
 
@@ -68,200 +79,7 @@ MAX_GAME_BYTES = 20_000_000  # what one game may store: state, house cards and i
 UNDO_KEPT = 300
 COMPACT_EVERY = 100  # versions between compactions of a game's log (done inside that commit)
 COMPACTED = "null"  # an event's patch once compacted: it can no longer be undone
-EVENT_ROW_BYTES = 48  # an event row's fixed columns (ids, flags, time), counted in log_bytes
 FREES_SPACE = frozenset({"remove_house_card"})  # actions never refused at the bound, nor undo
-
-
-def _now() -> datetime:
-    return datetime.now(timezone.utc)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-class Game(SQLModel, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    code: str = Field(index=True, unique=True, max_length=12)
-    edition: str
-    version: int = 0
-    state: str  # JSON, without the house cards
-    house_cards: str = "[]"  # JSON: the table's house cards, written only when they change
-    host_token_hash: str
-    log_bytes: int = 0  # bytes its events store (event_bytes), kept with each change
-    compacted_below: int = 0  # event id below which every event's patch is compacted
-    created_at: datetime = Field(default_factory=_now)
-    updated_at: datetime = Field(default_factory=_now)
-
-
-class Seat(SQLModel, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(index=True, foreign_key="game.id")
-    player_id: int
-    token_hash: str = Field(index=True, unique=True)
-
-
-class Event(SQLModel, table=True):
-    id: int | None = Field(default=None, primary_key=True)
-    game_id: int = Field(index=True, foreign_key="game.id")
-    version: int  # the version this event produced
-    kind: str  # "action", "join", "undo"
-    actor_player: int | None = None
-    actor_host: bool = False
-    action: str  # JSON
-    data: str  # JSON: the event as data (engine/words.py); words are made when read
-    # JSON: what undo needs: a reverse JSON Patch (a list), or ``null`` (COMPACTED) once undo
-    # can no longer reach it. The name is the column's since the first schema.
-    state_before: str
-    undone: bool = False
-    created_at: datetime = Field(default_factory=_now)
-
-
-class StoreError(Exception):
-    """The store could not do it; nothing was written. ``status`` is the HTTP answer; what to
-    say is a said (``engine.words``), so the web layer says it in the asker's language."""
-
-    status = 500
-    retry_after: int | None = None
-
-    def __init__(self, message: str = "", **params: Any):
-        self.said = said(message, **params)
-        self.message = render(self.said)
-        super().__init__(self.message)
-
-
-class NotFound(StoreError):
-    status = 404
-
-    def __init__(self, code: str):
-        super().__init__(N_("There is no game %(code)s. Check the code."), code=code)
-        self.code = code
-
-
-class Busy(StoreError):
-    """Too many writers at once: the change was not applied; try again."""
-
-    status = 503
-    retry_after = 1
-
-
-def event_bytes(action: str, data: str, patch: str) -> int:
-    """What an event row stores, as ``game.log_bytes`` counts it."""
-    return len(action) + len(data) + len(patch) + EVENT_ROW_BYTES
-
-
-# The statements every tap runs, built once as SQLAlchemy Core (the ORM's select builds and
-# keys a new statement each time: three times the cost of a read).
-_GAME = Game.__table__
-_READ_GAME = select(_GAME.c.id, _GAME.c.code, _GAME.c.version, _GAME.c.host_token_hash) \
-    .where(_GAME.c.code == bindparam("code"))
-_READ_VERSION = select(_GAME.c.version).where(_GAME.c.code == bindparam("code"))
-_READ_STATE = select(_GAME.c.version, _GAME.c.state, _GAME.c.house_cards).where(_GAME.c.id == bindparam("id"))
-_INSERT_EVENT = insert(Event.__table__)
-
-_WRITES: dict[tuple[bool, bool], Any] = {}
-
-
-def _write_game(house: bool, bounded: bool):
-    """The compare-and-swap UPDATE of a game row (built once: a tap does not build it anew),
-    with its house cards or not, and bounded or not: ``game.log_bytes`` grows by the event's
-    size, and a bounded change lands only if the game then stays within its bound."""
-    statement = _WRITES.get((house, bounded))
-    if statement is None:
-        game = Game.__table__
-        where = [game.c.id == bindparam("w_id"), game.c.version == bindparam("w_version")]
-        if bounded:
-            where.append(game.c.log_bytes <= bindparam("w_room"))
-        values = {"state": bindparam("w_state"), "version": bindparam("w_next"),
-                  "updated_at": bindparam("w_at"), "log_bytes": game.c.log_bytes + bindparam("w_added")}
-        if house:
-            values["house_cards"] = bindparam("w_house")
-        statement = _WRITES[(house, bounded)] = update(game).where(*where).values(**values)
-    return statement
-
-
-def _too_large_game(limit: int) -> TooLarge:
-    return TooLarge(N_("This game has stored as much as one game may (%(mb)s MB), so it takes no "
-                       "more changes. Undo and removing house cards still work; to play on, start "
-                       "a new game."), mb=f"{limit / 1_000_000:g}")
-
-
-class StorageFull(StoreError):
-    """The disk is full: nothing was written, and nothing acknowledged was lost."""
-
-    status = 503
-    retry_after = 30
-
-
-def _storage_error(exc: Exception) -> StoreError:
-    """What a phone is told about a database failure (full disk, locked, pool empty)."""
-    message = str(exc).lower()
-    # SQLite says "database or disk is full"; PostgreSQL has SQLSTATE 53100 (disk_full).
-    if "full" in message or "no space left" in message or \
-            getattr(getattr(exc, "orig", None), "sqlstate", None) == "53100":
-        return StorageFull(N_("The server's disk is full, so nothing more can be saved. Nothing "
-                              "acknowledged was lost; tell whoever runs the server."))
-    return Busy(N_("The table is very busy; try again in a moment."))
-
-
-class _GuardedSession(Session):
-    """A session whose database failures leave as StoreErrors (full disk, locked, pool empty)."""
-
-    def __enter__(self):
-        try:
-            return super().__enter__()
-        except (OperationalError, PoolTimeout) as exc:
-            raise _storage_error(exc) from exc
-
-    def __exit__(self, kind, exc, tb):
-        super().__exit__(kind, exc, tb)
-        if isinstance(exc, (OperationalError, PoolTimeout)):
-            log.warning("database failure: %s", exc)
-            raise _storage_error(exc) from exc
-        return False
-
-
-def _split(state: dict, before: dict | None = None) -> tuple[str, str | None]:
-    """(the state's JSON without its house cards, the house cards' JSON, or None when they are
-    those of ``before``: then their column is not written again)."""
-    house = state.get("house_cards", [])
-    if before is not None:
-        held = before.get("house_cards", [])
-        if house is held or house == held:
-            house = None
-    return (jsontext.dumps({k: v for k, v in state.items() if k != "house_cards"}),
-            None if house is None else jsontext.dumps(house))
-
-
-def _not_as_parsed(kept: Any, parsed: Any, path: str = "") -> str | None:
-    """Where ``kept`` differs from ``parsed`` (JSON read back): a tuple, a key that is not a
-    string, ``0`` for ``false``; None where it is the same."""
-    if isinstance(parsed, dict):
-        if not isinstance(kept, dict) or kept.keys() != parsed.keys():
-            return path or "/"
-        return next((w for k, v in parsed.items()
-                     if (w := _not_as_parsed(dict.__getitem__(kept, k), v, f"{path}/{k}")) is not None), None)
-    if isinstance(parsed, list):
-        if not isinstance(kept, list) or len(kept) != len(parsed):
-            return path or "/"
-        return next((w for i, v in enumerate(parsed)
-                     if (w := _not_as_parsed(list.__getitem__(kept, i), v, f"{path}/{i}")) is not None), None)
-    return None if type(kept) is type(parsed) and kept == parsed else path or "/"
-
-
-def _joined(state_json: str, house_json: str | None) -> dict:
-    """A game's state as stored: its JSON with the house cards from their column."""
-    state = jsontext.loads(state_json)
-    state["house_cards"] = jsontext.loads(house_json or "[]")
-    return state
-
-
-def database_url(url: str) -> str:
-    """``url`` with PostgreSQL's driver made explicit: psycopg 3 (the ``postgres`` extra)."""
-    parsed = make_url(url)
-    if parsed.drivername in ("postgres", "postgresql"):
-        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
-    return url
 
 
 @dataclass(frozen=True)
@@ -314,55 +132,6 @@ class Loaded:
     state: dict
     game_id: int
     host_token_hash: str
-
-
-class _Latest:
-    """Each game's latest state read or written here, frozen, by code (least recently used
-    games leave first): six phones reading one version parse it once."""
-
-    def __init__(self, size: int):
-        self.size, self._games = size, OrderedDict()
-
-    def get(self, code: str, version: int) -> dict | None:
-        found = self._games.get(code)
-        if found is None or found["version"] != version:
-            return None
-        self._games.move_to_end(code)
-        return found
-
-    def put(self, code: str, version: int, state: dict) -> dict:
-        held = self._games.get(code)
-        state = freeze_like(state, held)  # what did not change is the last version's own
-        if held is None or held["version"] <= version:  # never replace a newer one
-            self._games[code] = state
-            self._games.move_to_end(code)
-            while len(self._games) > self.size:
-                self._games.popitem(last=False)
-        return state
-
-
-class Lru:
-    """A bounded map whose least recently used entries leave first."""
-
-    def __init__(self, size: int):
-        self.size, self._items = size, OrderedDict()
-
-    def get(self, key):
-        found = self._items.get(key)
-        if found is not None:
-            self._items.move_to_end(key)
-        return found
-
-    def put(self, key, value):
-        self._items[key] = value
-        self._items.move_to_end(key)
-        while len(self._items) > self.size:
-            self._items.popitem(last=False)
-        return value
-
-
-STATES_KEPT = 512  # games whose latest state stays parsed (about 50 KB each)
-SEATS_KEPT = 8192  # seat tokens remembered (a removed player is caught by the state)
 
 
 class Store:
@@ -777,28 +546,3 @@ def _engine_change(action: Any, actor: Actor, engine_kwargs: dict):
     return change
 
 
-_NOTIFY = text(f"SELECT pg_notify('{CHANNEL}', :payload)")
-
-
-SQLITE_WAL_WAIT = 30.0  # seconds a process starting with others waits to switch a fresh file
-
-
-def _sqlite_pragmas(dbapi_connection, _record) -> None:
-    # WAL lets readers (live streams, page renders) run while one writer commits; the busy
-    # timeout makes concurrent writers wait instead of failing.
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA busy_timeout=30000")
-    # Switching a fresh file to WAL needs it to itself, and SQLite answers "locked" at once,
-    # without its busy wait, while another process starting together is switching it: retry.
-    deadline = time.monotonic() + SQLITE_WAL_WAIT
-    while True:
-        try:
-            cursor.execute("PRAGMA journal_mode=WAL")
-            break
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
-    cursor.execute("PRAGMA synchronous=FULL")  # an acknowledged change survives a crash
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.close()
