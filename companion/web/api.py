@@ -3,13 +3,14 @@ seat may do. Its URLs and fields are an interface: added to, never renamed."""
 
 from __future__ import annotations
 
-from flask import Blueprint, g, jsonify
+from flask import Blueprint, jsonify
 
 from companion import engine
 from companion.engine import Actor, Forbidden
+from companion.engine.action_models import action_json_schema
 from companion.engine.words import N_
 
-from .games import bearer_token, normal_code, store
+from .games import normal_code, store
 from .invite import join_url
 from .json_body import read_json_object
 from .live import event_stream
@@ -19,16 +20,6 @@ from .words import with_text
 from . import shared, words  # words in the asker's language
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-
-def request_actor(code: str) -> Actor:
-    """Who this request's bearer token is in the game ``code`` (an empty Actor for none or an
-    unknown token; an unknown game is a 404 first). Worked out once per request and kept on
-    ``g``: the seat's throttle asks before the view does."""
-    if g.get("api_actor_code") != code:
-        g.api_actor = shared.token_actor(code, bearer_token())
-        g.api_actor_code = code
-    return g.api_actor
 
 
 ANSWER_LOG = 20  # log entries in a change's answer (the latest, newest last); /history has all
@@ -70,7 +61,7 @@ def join_game(code):
     code = normal_code(code)
     # The engine's join says who may sit (a locked table, a phoneless player: the host only).
     state, pid, token = store().join(code, data.get("name"), data.get("sex"),
-                                     phone=data.get("phone", True) is not False, actor=request_actor(code))
+                                     phone=data.get("phone", True) is not False, actor=shared.bearer_actor(code))
     return no_store(jsonify({"player_id": pid, "token": token, "state": answer_state(state),
                              "event": with_text(state["log"][-1].get("event"))})), 201
 
@@ -84,10 +75,10 @@ def get_game(code):
 def post_action(code):
     code = normal_code(code)
     action = read_json_object()
-    actor = request_actor(code)
+    actor = shared.bearer_actor(code)
     if not actor.seated:
         raise Forbidden(N_("Send your seat token (Authorization: Bearer ...) to act in this game."))
-    # The game as request_actor read it is tried first: one read less (the write checks it).
+    # The game as shared.bearer_actor read it is tried first: one read less (the write checks it).
     state, happened = store().apply_event(code, action, actor, read=shared.request_game(code))
     return jsonify({"state": answer_state(state, house_cards=action.get("type") in HOUSE_CARD_ACTIONS),
                     "event": with_text(happened)})
@@ -98,7 +89,7 @@ def check_action(code):
     """The verdict an action would get, without changing anything (the arbiter)."""
     code = normal_code(code)
     action = read_json_object()
-    actor = request_actor(code)
+    actor = shared.bearer_actor(code)
     state = shared.request_game(code).state
     if not actor.seated:  # asking is free: judge it as the host would, rules only
         actor = Actor(host=True)
@@ -108,7 +99,7 @@ def check_action(code):
 @bp.post("/games/<code>/undo")
 def undo(code):
     code = normal_code(code)
-    actor = request_actor(code)
+    actor = shared.bearer_actor(code)
     state, happened = store().undo_event(code, actor)
     return jsonify({"state": answer_state(state), "event": with_text(happened)})
 
@@ -132,8 +123,6 @@ def events(code):
 @bp.get("/schema")
 def action_schema():
     """Every action the engine takes, as a JSON Schema (a ``oneOf`` keyed on ``type``)."""
-    from companion.engine.action_models import action_json_schema
-
     return jsonify({"actions": action_json_schema()})
 
 
@@ -141,5 +130,5 @@ def action_schema():
 def allowed_actions(code):
     """What the asker's seat may do now (``engine.allowed``); an unseated asker may do nothing."""
     code = normal_code(code)
-    actor = request_actor(code)
+    actor = shared.bearer_actor(code)
     return jsonify({"allowed": engine.allowed(shared.request_game(code).state, actor)})

@@ -17,7 +17,7 @@ from companion.store import NotFound
 
 from . import shared
 from .games import normal_code, store
-from .pages import _actor
+from .pages import _after_change, _allowed_context
 
 from . import words  # words in the asker's language
 from .card_words import effects_in_words, requirements_in_words
@@ -117,9 +117,7 @@ def card_page(set_, name_id):
     context = {"card": card, "state": None, "me": None, "actor": None, "players": {}, "focus": None,
                "fight_verdict": None, "allowed": {}, "refused": {}}
     if state:
-        from .pages import _allowed_context
-
-        actor, me = _actor(state["code"])
+        actor, me = shared.cookie_actor(state["code"])
         public = words.public_state(state)
         context.update(state=public, me=me, actor=actor, focus=me,
                        players={p["id"]: p for p in public["players"]})
@@ -136,7 +134,7 @@ def card_page(set_, name_id):
 @bp.get("/games/<code>/house")
 def house_cards(code):
     code = normal_code(code)
-    actor, me = _actor(code)
+    actor, me = shared.cookie_actor(code)
     state = shared.request_game(code).state
     # Who may take a card off the table (the host, or the seat that added it) is the engine's.
     return render_template("cards/house.html", state=words.public_state(state), actor=actor, me=me,
@@ -156,10 +154,8 @@ def export_house_cards(code):
 
 @bp.post("/games/<code>/house/import")
 def import_house_cards(code):
-    from .pages import _after_change
-
     code = normal_code(code)
-    actor, _ = _actor(code)
+    actor, _ = shared.cookie_actor(code)
     upload = request.files.get("file")
     text = upload.read().decode("utf-8", "replace") if upload else request.form.get("text", "")
     try:

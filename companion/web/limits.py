@@ -27,6 +27,9 @@ from limits import parse_many
 from companion.engine.words import N_
 from companion.store import NotFound, StoreError
 
+from . import shared
+from .games import CODE_RE, normal_code, store
+
 DEFAULTS = {
     # A table creates one game an evening; a laptop testing things a few more.
     "COMPANION_RATELIMIT_CREATE": "10 per minute;100 per hour",
@@ -106,8 +109,6 @@ def count_unknown_code() -> None:
 
 
 def _names_a_game(code: str) -> bool:
-    from .games import CODE_RE, normal_code, store
-
     if not CODE_RE.match(code):
         return False
     try:
@@ -135,17 +136,9 @@ def _seat_key(code: str) -> str | None:
     """Who sends this change, as the game knows them: the host, a seat, or None (not seated:
     the view refuses it without writing anything). The token is checked, not just read, so
     a made-up token cannot buy a fresh budget."""
-    from .games import normal_code
-
     code = normal_code(code)
-    if request.blueprint == "api":
-        from .api import request_actor  # the view reads the same, kept on g
-
-        actor = request_actor(code)
-    else:
-        from .pages import _actor  # the seat or host cookie, as the page reads it (kept on g)
-
-        actor = _actor(code)[0]
+    # The view reads the same, kept on g: the bearer token (the API) or the seat or host cookie.
+    actor = shared.bearer_actor(code) if request.blueprint == "api" else shared.cookie_actor(code)[0]
     if actor.host:
         return f"{code}/host"
     if actor.player is not None:

@@ -8,19 +8,21 @@ import functools
 import re
 from urllib.parse import parse_qs, urlsplit
 
-from flask import (Blueprint, g, make_response, redirect, render_template,
-                   request, url_for)
+from flask import Blueprint, make_response, redirect, render_template, request, url_for
 
-
+from companion.catalog import load_catalog
 from companion.engine import Actor, EngineError
 from companion.engine.editions import EDITIONS
+from companion.engine.reach import reach as steps_accepted
+from companion.engine.state import clean_name, clean_sex
 from companion.store import NotFound
 
-from . import sections, shared
+from . import sections, shared, table_screen
 from .errors import is_htmx
 from .forms import action_from_form
 from .games import normal_code, store
 from .invite import join_url, qr_svg
+from .security import cookies_secure, safe_next
 from .words import error_message
 
 from . import words  # words in the asker's language
@@ -31,26 +33,13 @@ YEAR = 365 * 24 * 3600
 
 
 def _cookie(response, name: str, value: str) -> None:
-    from .security import cookies_secure
-
     response.set_cookie(name, value, max_age=YEAR, httponly=True, samesite="Lax",
                         secure=cookies_secure())
 
 
-def _actor(code: str) -> tuple[Actor, int | None]:
-    """The host cookie acts as host; the seat cookie is the phone's own player. Loaded once
-    per request and kept on ``g`` (flaskr's ``g.user`` habit)."""
-    if g.get("actor_code") != code:
-        seat = shared.token_actor(code, request.cookies.get(f"seat_{code}"))
-        host = shared.token_actor(code, request.cookies.get(f"host_{code}"))
-        g.actor_code = code
-        g.actor = (Actor(host=True), seat.player) if host.host else (seat, seat.player)
-    return g.actor
-
-
 def _state(code: str) -> dict:
-    """The game's stored state for this request: the one ``_actor`` read, unless the request
-    changed the game since (``_changed``)."""
+    """The game's stored state for this request: the one ``shared.cookie_actor`` read, unless
+    the request changed the game since (``_changed``)."""
     return shared.request_game(code).state
 
 
@@ -107,8 +96,6 @@ def create_game():
     """Start a game. With the host's name, also seat the host (as a join would). Either way
     land on the host page: the invite (code, QR, link) first, for the others to scan, with the
     way on to the game (the host's sheet) below it, or a seat to take there."""
-    from companion.engine.state import clean_name, clean_sex
-
     edition = request.form.get("edition", "classic")
     variants = {"official_updates": True} if request.form.get("rulings") == "official" else None
     name, sex = (request.form.get("name") or "").strip(), request.form.get("sex")
@@ -146,7 +133,7 @@ def go_to_game():
 @bp.get("/games/<code>/host")
 def host(code):
     code = normal_code(code)
-    actor, me = _actor(code)
+    actor, me = shared.cookie_actor(code)
     state = _state(code)
     url = join_url(code)
     public = words.public_state(state)
@@ -172,7 +159,7 @@ def _allowed_context(state: dict, actor: Actor, **kwargs) -> dict:
 @bp.route("/join/<code>", methods=["GET", "POST"])
 def join(code):
     code = normal_code(code)
-    actor, me = _actor(code)
+    actor, me = shared.cookie_actor(code)
     state = _state(code)
     if request.method == "GET":
         if me is not None:
@@ -194,13 +181,13 @@ def join(code):
 def add_player(code):
     """The host seats a player who has no phone and plays for them."""
     code = normal_code(code)
-    actor, _ = _actor(code)  # the engine's join lets only the host seat a phoneless player
+    actor, _ = shared.cookie_actor(code)  # the engine's join lets only the host seat a phoneless player
     store().join(code, request.form.get("name"), request.form.get("sex"), phone=False, actor=actor)
     return redirect(_local(request.form.get("next")) or url_for("pages.host", code=code), 303)
 
 
 def _view_context(code: str, focus: int | None = None) -> dict:
-    actor, me = _actor(code)
+    actor, me = shared.cookie_actor(code)
     stored = _state(code)
     state = words.public_state(stored)
     players = {p["id"]: p for p in state["players"]}
@@ -275,8 +262,6 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
 def _edition_cards(edition: str) -> dict:
     """The race, class, Half-Breed and Super Munchkin cards offered on the sheet (the same
     for every page of an edition: templates only read them)."""
-    from companion.catalog import load_catalog
-
     catalog = load_catalog()
     return {
         "race_cards": catalog.search(None, set=edition, kind="race"),
@@ -316,8 +301,6 @@ def live(code):
 def table(code):
     """The table screen: a laptop or TV in the middle of the table (``table_screen``).
     ``?part=players`` is the players alone (the host page's arrivals)."""
-    from . import table_screen
-
     code = normal_code(code)
     if is_htmx() and request.args.get("part") == "players":
         state = words.public_state(store().load(code))
@@ -332,16 +315,12 @@ def table(code):
 @bp.get("/games/<code>/summary")
 def summary(code):
     """The end-of-game summary: winners, kills, deals, deaths, curses, and the level race."""
-    from . import table_screen
-
     code = normal_code(code)
     return _vary(make_response(render_template("summary.html", **table_screen.summary_context(code))))
 
 
 def _local(url: str | None) -> str | None:
     """Only same-site paths are followed after a form post (no open redirects)."""
-    from .security import safe_next
-
     return safe_next(url)
 
 
@@ -368,10 +347,11 @@ def _after_change(code: str, done: str | None = None, undoable: bool = False):
 @bp.post("/games/<code>/act")
 def act(code):
     code = normal_code(code)
-    actor, _ = _actor(code)
+    actor, _ = shared.cookie_actor(code)
     action = action_from_form(request.form)
     # A refusal becomes a notice in place (htmx) or the error page, in companion/web/errors.py.
-    # The game as _actor read it is tried first (the write's version check catches a newer one).
+    # The game as shared.cookie_actor read it is tried first (the write's version check
+    # catches a newer one).
     _new, happened = store().apply_event(code, action, actor, read=shared.request_game(code))
     _changed()
     return _after_change(code, done=words.text(happened), undoable=True)
@@ -382,10 +362,8 @@ def reach(code):
     """How many steps a held +/- button may take in one change (``static/app.js`` asks when a
     hold starts): the button's action as its form sends it, ``_field`` the number it steps and
     ``_step`` +1 or -1. The engine answers by trying them (``engine.reach``)."""
-    from companion.engine.reach import reach as steps_accepted
-
     code = normal_code(code)
-    actor, _ = _actor(code)
+    actor, _ = shared.cookie_actor(code)
     action = action_from_form(request.args)
     steps = steps_accepted(_state(code), action, actor, request.args.get("_field", ""),
                            request.args.get("_step", 0, type=int))
@@ -395,7 +373,7 @@ def reach(code):
 @bp.post("/games/<code>/undo")
 def undo(code):
     code = normal_code(code)
-    actor, _ = _actor(code)
+    actor, _ = shared.cookie_actor(code)
     _new, happened = store().undo_event(code, actor)
     _changed()
     return _after_change(code, done=words.text(happened))

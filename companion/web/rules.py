@@ -27,6 +27,7 @@ from companion.catalog import load_catalog, localized_card
 from companion.catalog.mentions import cards_named
 from companion.engine import Actor
 from companion.engine.editions import EDITIONS
+from companion.rulebase.search import lang_tokens, normalize_lang, tokens
 from companion.store import NotFound
 
 from . import shared, words
@@ -146,13 +147,11 @@ _MOMENT_ACTIONS: tuple[tuple[str, Any], ...] = (
 def _seat(table: dict) -> int | None:
     """The asking phone's seat at the table: its bearer token (the API), else its seat
     cookie (the pages); None for a phone not seated there (or the host's)."""
-    from .pages import _actor  # the pages' one reading of the seat cookie
-
     token = bearer_token()
     actor = shared.token_actor(table["code"], token) if token else None
     if actor is not None and actor.seated and actor.player is not None:
         return actor.player
-    return _actor(table["code"])[1]
+    return shared.cookie_actor(table["code"])[1]
 
 
 # The verbs that name each of those actions in the app's other languages (infinitives and
@@ -174,8 +173,6 @@ _MOMENT_WORDS: dict[str, dict[str, tuple[str, ...]]] = {
 
 @lru_cache(maxsize=16)
 def _moment_stems(lang: str) -> tuple[tuple[str, frozenset], ...]:
-    from companion.rulebase.search import lang_tokens
-
     return tuple((word, frozenset(t for form in forms.get(lang, ()) for t in lang_tokens(form, lang)))
                  for word, forms in _MOMENT_WORDS.items())
 
@@ -187,8 +184,6 @@ def _moment(q: str, table: dict | None, lang: str = "en") -> dict | None:
     seat or no such action."""
     if not table or not q.strip():
         return None
-    from companion.rulebase.search import lang_tokens, normalize_lang, tokens
-
     asked = set(tokens(q))
     word = next((word for word, _ in _MOMENT_ACTIONS if word in asked), None)
     if word is None and normalize_lang(lang) != "en":

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from flask import current_app, g
+from flask import current_app, g, request
 
 from companion.engine import Actor
 from companion.engine.allowed import Options
@@ -17,7 +17,7 @@ from companion.engine.frozen import is_frozen
 from companion.engine.readset import Changes
 from companion.store import Loaded, Lru
 
-from .games import store
+from .games import bearer_token, store
 
 NOTHING_CHANGED = Changes({}, {})
 KEPT = 2048  # entries per process: a table at a version holds one per language and seat
@@ -44,6 +44,28 @@ def request_game(code: str) -> Loaded:
 def token_actor(code: str, token: str | None) -> Actor:
     """Who ``token`` is in the game ``code``, read once per request (``request_game``)."""
     return store().actor(request_game(code), token)
+
+
+def bearer_actor(code: str) -> Actor:
+    """Who this request's bearer token (the API's) is in the game ``code`` (an empty Actor
+    for none or an unknown token; an unknown game is a 404 first). Worked out once per request
+    and kept on ``g``: the seat's throttle asks before the view does."""
+    if g.get("api_actor_code") != code:
+        g.api_actor = token_actor(code, bearer_token())
+        g.api_actor_code = code
+    return g.api_actor
+
+
+def cookie_actor(code: str) -> tuple[Actor, int | None]:
+    """(Actor, this phone's seat's player id) from the pages' cookies: the host cookie acts
+    as host; the seat cookie is the phone's own player. Worked out once per request and kept
+    on ``g`` (flaskr's ``g.user`` habit): the seat's throttle asks before the view does."""
+    if g.get("actor_code") != code:
+        seat = token_actor(code, request.cookies.get(f"seat_{code}"))
+        host = token_actor(code, request.cookies.get(f"host_{code}"))
+        g.actor_code = code
+        g.actor = (Actor(host=True), seat.player) if host.host else (seat, seat.player)
+    return g.actor
 
 
 def game_changed() -> None:
