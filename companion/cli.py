@@ -338,7 +338,7 @@ def warm(app) -> None:
     arbiter's index of every language (about 0.1 s each, else the first question in it waits)."""
     from companion import rulebase
     from companion.catalog import load_catalog
-    from companion.web import LANGUAGES
+    from companion.web.languages import LANGUAGES
 
     for name in app.jinja_env.list_templates(extensions=["html"]):
         app.jinja_env.get_template(name)

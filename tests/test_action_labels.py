@@ -10,7 +10,7 @@ import pytest
 from babel.messages.pofile import read_po
 
 from companion import ROOT
-from companion.web import LANGUAGES
+from companion.web.languages import LANGUAGES
 
 from .test_languages import _pages, game_in_full_swing  # noqa: F401 (a fixture)
 

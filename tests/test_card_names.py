@@ -10,8 +10,8 @@ import pytest
 
 from companion.catalog import load_catalog
 from companion.catalog.search import normalize_text
-from companion.web import LANGUAGES
-from companion.web.card_words import RACE_CLASS_NAMES
+from companion.web.languages import LANGUAGES
+from companion.web.words import RACE_CLASS_NAMES
 
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from companion.web import LANGUAGES
+from companion.web.languages import LANGUAGES
 
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 

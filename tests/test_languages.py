@@ -23,7 +23,7 @@ from babel.messages.pofile import read_po
 from companion import ROOT
 from companion.catalog import load_catalog
 from companion.engine.editions import EDITIONS
-from companion.web import LANGUAGES
+from companion.web.languages import LANGUAGES
 
 from .conftest import Table
 

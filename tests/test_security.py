@@ -348,9 +348,9 @@ def test_the_language_switch_comes_back_to_the_page_it_was_on(client, table):
 
 
 def test_the_language_list_is_the_single_source(client, monkeypatch):
-    import companion.web
+    import companion.web.languages
 
-    monkeypatch.setattr(companion.web, "LANGUAGES", ("en", "ru", "de"))
+    monkeypatch.setattr(companion.web.languages, "LANGUAGES", ("en", "ru", "de"))
     html = client.get("/").get_data(as_text=True)
     assert '<option value="de" lang="de" >Deutsch</option>' in html
     r = client.get("/lang?lang=de&next=/")

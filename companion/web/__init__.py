@@ -2,32 +2,19 @@
 
 from __future__ import annotations
 
-from flask import Flask, request
-from flask_babel import Babel
+from flask import Flask
+from flask_babel import Babel, get_locale
 from flask_wtf.csrf import CSRFProtect
 from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion.store import Store
 
-# The languages the game is published in. Pages, log, refusals and fight texts are in all of
-# them; rulings and card summaries are in English and Russian (others say they fall back).
-LANGUAGES = ("en", "ru", "de", "fr", "es", "it", "pl", "pt_BR", "uk")
-_BY_TAG = {code.lower().replace("_", "-"): code for code in LANGUAGES}
-
-
-def language_code(value: str | None) -> str | None:
-    """One of LANGUAGES for a tag as a phone or a link may write it ("pt-BR", "pt_br", "de")."""
-    if not value or not isinstance(value, str):
-        return None
-    return _BY_TAG.get(value.strip().lower().replace("_", "-"))
-
-
-def select_locale() -> str:
-    chosen = language_code(request.args.get("lang")) or language_code(request.cookies.get("lang"))
-    if chosen:
-        return chosen
-    best = request.accept_languages.best_match([c.replace("_", "-") for c in LANGUAGES])
-    return language_code(best) or "en"
+from . import (api, assets, calculator, cards, errors, languages, limits, pages, rules,
+               security)
+from .card_words import card_name
+from .icons import icon
+from .words import (install_template_words, localized_name, remember_language, say, set_name,
+                    term_word)
 
 
 def init_app(app: Flask) -> None:
@@ -35,16 +22,12 @@ def init_app(app: Flask) -> None:
     # ones in reverse), and limits wraps views the blueprints registered.
     _open_store(app)
     _behind_proxies(app)
-    from . import errors
-
     errors.init_app(app)
     _template_words(app)
     csrf = CSRFProtect(app)
-    Babel(app, locale_selector=select_locale)
-    from .words import install_template_words
-
+    Babel(app, locale_selector=languages.select_locale)
     install_template_words(app)
-    from . import assets; assets.init_app(app)  # compressed responses, fingerprinted static files
+    assets.init_app(app)  # compressed responses, fingerprinted static files
 
     _blueprints(app, csrf)
     _security_headers(app)
@@ -58,8 +41,6 @@ def _open_store(app: Flask) -> None:
 
 
 def _behind_proxies(app: Flask) -> None:
-    from . import security
-
     proxies = int(app.config.get("COMPANION_TRUSTED_PROXIES") or 0)
     if proxies:  # believe X-Forwarded-For/-Proto/-Host/-Port from that many proxies, no more
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies,
@@ -70,24 +51,16 @@ def _behind_proxies(app: Flask) -> None:
 def _template_words(app: Flask) -> None:
     """The templates' filters and globals that put words in the asker's language, and the
     cookie that keeps a language chosen by ``?lang=``."""
-    from .words import remember_language, say, set_name, term_word
-
     app.add_template_filter(say, "say")
     app.add_template_global(term_word, "term_word")
     app.add_template_global(set_name, "set_name")
-    from .card_words import card_name, localized_name
-
     app.add_template_filter(card_name, "card_name")
     app.add_template_filter(localized_name, "localized_name")
-    from .icons import icon
-
     app.add_template_global(icon, "icon")  # {{ icon("skull") }}: an icon from static/icons.svg
     app.after_request(remember_language)  # ?lang= is kept in the lang cookie for the next page
 
 
 def _blueprints(app: Flask, csrf: CSRFProtect) -> None:
-    from . import api, calculator, cards, limits, pages, rules, security
-
     for module in (api, pages, cards, rules, calculator, security):
         app.register_blueprint(module.bp)
     limits.init_app(app)  # after the blueprints: it wraps their create and join views
@@ -98,8 +71,6 @@ def _blueprints(app: Flask, csrf: CSRFProtect) -> None:
 
 
 def _security_headers(app: Flask) -> None:
-    from . import security
-
     @app.after_request
     def security_headers(response):
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -110,15 +81,11 @@ def _security_headers(app: Flask) -> None:
 
 
 def _page_globals(app: Flask) -> None:
-    from . import security
-
     # The error page's way back and the language switch's return address, made in Python.
     app.add_template_global(security.back_link, "back_link")
     app.add_template_global(security.here, "here")
 
     @app.context_processor
     def inject_locale():
-        from flask_babel import get_locale
-
-        return {"locale": str(get_locale()), "languages": LANGUAGES,
+        return {"locale": str(get_locale()), "languages": languages.LANGUAGES,
                 "language_names": security.language_names()}

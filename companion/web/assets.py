@@ -30,6 +30,8 @@ from flask import Flask, abort, current_app, request, send_from_directory
 from flask_compress import Compress
 from werkzeug.security import safe_join
 
+from .security import no_store, sets_a_token_cookie
+
 try:
     import brotli
 except ImportError:  # pragma: no cover - brotli is a dependency; gzip alone still works
@@ -156,8 +158,6 @@ def init_app(app: Flask) -> None:
 
     @app.after_request
     def not_cached(response):
-        from .security import no_store, sets_a_token_cookie
-
         if sets_a_token_cookie(response):  # a seat or host token: never kept by any cache
             return no_store(response)
         if "Cache-Control" not in response.headers:

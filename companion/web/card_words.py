@@ -146,44 +146,6 @@ SEX_WORDS = {"male": N_("male"), "female": N_("female")}
 TAG_WORDS = {"undead": N_("Undead"), "dragon": N_("a Dragon"), "plant": N_("a Plant")}
 NAMES_WITHOUT_CARD = {"human": N_("Human")}  # the race of a character without a race card
 
-# Race and class names are the rulebooks' own terms, so a player reads them in the words of the
-# rulebook of their language (translators' notes in the catalogs). Every other card name (a
-# monster, a curse, an item) is a fact printed on the card: no source in this project gives
-# the name printed on another language's card, so it stays English, marked ``lang="en"``.
-RACE_CLASS_NAMES = {
-    # classic and Tails
-    "Elf": N_("Elf"), "Dwarf": N_("Dwarf"), "Halfling": N_("Halfling"),
-    "Warrior": N_("Warrior"), "Wizard": N_("Wizard"), "Thief": N_("Thief"), "Cleric": N_("Cleric"),
-    # Oz
-    "Professor": N_("Professor"), "Royalty": N_("Royalty"), "Soldier": N_("Soldier"),
-    # Russia
-    "Cossack": N_("Cossack"), "Oligarch": N_("Oligarch"), "Athlete": N_("Athlete"),
-    "Hacker": N_("Hacker"),
-    # Spell Skool: the clubs are its classes
-    "Chess Club": N_("Chess Club"), "Forbidden Magic Club": N_("Forbidden Magic Club"),
-    "Potions Club": N_("Potions Club"), "Sports Club": N_("Sports Club"),
-    # Tails
-    "Human": N_("Human"), "Dog": N_("Dog"), "Fox": N_("Fox"), "Mouse": N_("Mouse"),
-    "Pony": N_("Pony"),
-}
-
-
-@lru_cache(maxsize=16)
-def _names_in(lang: str) -> dict[str, str]:
-    """English race or class name -> its name in ``lang`` (made once per language)."""
-    if lang == "en":
-        return dict((k, k) for k in RACE_CLASS_NAMES)
-    table = words.translations()
-    return {name: table.gettext(msgid) for name, msgid in RACE_CLASS_NAMES.items()}
-
-
-def localized_name(name: str) -> str:
-    """A race's or class's name in the reader's language; any other name as it is."""
-    if name not in RACE_CLASS_NAMES:
-        return name
-    return _names_in(words.lang()).get(name, name)
-
-
 @lru_cache(maxsize=1)
 def _catalog_ids() -> frozenset:
     return frozenset(c["id"] for c in load_catalog().cards)
@@ -196,8 +158,8 @@ def card_name(card: Any) -> Markup:
     if not isinstance(card, dict):
         return escape(card or "")
     name = str(card.get("name") or "")
-    if card.get("kind") in ("race", "class") and name in RACE_CLASS_NAMES:
-        return escape(localized_name(name))
+    if card.get("kind") in ("race", "class") and name in words.RACE_CLASS_NAMES:
+        return escape(words.localized_name(name))
     if words.lang() != "en" and card.get("id") in _catalog_ids() and card.get("set") != "house":
         return Markup('<span lang="en">%s</span>') % name
     return escape(name)
@@ -225,7 +187,7 @@ def _name(kind: str, slug: Any, set_: str | None) -> Any:
     named = [c for c in load_catalog().search(None, kind=kind, limit=None)
              if slugify(c["name"]) == slug or c["id"].endswith("/" + slug)]
     named.sort(key=lambda c: c.get("set") != set_)  # the card's own set first
-    return localized_name(named[0]["name"]) if named else slug.replace("-", " ").title()
+    return words.localized_name(named[0]["name"]) if named else slug.replace("-", " ").title()
 
 
 def _value_words(key: str, value: Any, set_: str | None) -> dict:

@@ -17,7 +17,10 @@ import re
 import sys
 from pathlib import Path
 
+from flask import current_app, request, url_for
 from markupsafe import Markup
+
+from companion import DATA
 
 LUCIDE = "lucide-1.33.0"
 SPRITE = "icons.svg"  # in static/
@@ -48,8 +51,6 @@ def icon(name: str) -> Markup:
     """``<svg class="icon icon-NAME">`` drawing the sprite's NAME, hidden from screen readers.
     Made once per app, URL root and name: a page draws dozens, and each ``url_for`` of the
     fingerprinted sprite cost a tenth of a fragment's time."""
-    from flask import current_app, request, url_for
-
     made = current_app.extensions.setdefault("companion_icons", {})
     key = (request.script_root, name)
     found = made.get(key)
@@ -63,8 +64,6 @@ def icon(name: str) -> Markup:
 
 
 if __name__ == "__main__":  # python -m companion.web.icons: write static/icons.svg again
-    from companion import DATA
-
     target = DATA / "static" / SPRITE
     target.write_text(build_sprite(DATA / "static"))
     print(f"wrote {target}", file=sys.stderr)

@@ -8,8 +8,11 @@ import functools
 import unicodedata
 from urllib.parse import parse_qsl, quote, unquote, urlencode, urlsplit, urlunsplit
 
+from babel import Locale
 from flask import Blueprint, current_app, redirect, request, url_for
 from flask.sessions import SecureCookieSessionInterface
+
+from . import languages
 
 bp = Blueprint("security", __name__)
 
@@ -109,16 +112,13 @@ def here() -> str:
 
 
 def language_names() -> list[tuple[str, str]]:
-    """Every offered language as (code, its own name): ``LANGUAGES`` is the single list."""
-    from . import LANGUAGES
-
-    return _own_names(tuple(LANGUAGES))
+    """Every offered language as (code, its own name): ``languages.LANGUAGES`` is the single
+    list (read when asked)."""
+    return _own_names(tuple(languages.LANGUAGES))
 
 
 @functools.lru_cache(maxsize=8)
 def _own_names(languages: tuple[str, ...]) -> list[tuple[str, str]]:
-    from babel import Locale
-
     names = []
     for code in languages:
         try:
@@ -172,12 +172,10 @@ def _without_lang(url: str) -> str:
 @bp.get("/lang")
 def set_language():
     """The footer's language switch: remember the choice for a year, go back to the page."""
-    from . import LANGUAGES
-
     target = safe_next(request.args.get("next")) or same_site_referrer() or url_for("pages.home")
     response = redirect(_without_lang(target), 303)
     chosen = request.args.get("lang")
-    if chosen in LANGUAGES:
+    if chosen in languages.LANGUAGES:
         response.set_cookie("lang", chosen, max_age=YEAR, httponly=True, samesite="Lax",
                             secure=cookies_secure())
     return response

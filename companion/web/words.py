@@ -3,17 +3,24 @@ the language this request chose (``?lang=``, the ``lang`` cookie, else Accept-La
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
-from flask import g, has_request_context
-from flask_babel import get_locale, get_translations
+from flask import g, has_request_context, request
+from flask_babel import get_locale, get_translations, gettext
 from jinja2 import pass_eval_context
 from markupsafe import Markup
 
-from companion import rulebase
-from companion.engine import EngineError, RuleViolation
+from companion import engine, rulebase
+from companion.catalog import localized_card
+from companion.engine import BadAction, EngineError, Forbidden, RuleViolation
+from companion.engine.editions import EDITIONS
 from companion.engine.frozen import is_frozen_part
 from companion.engine.words import N_, render
+
+from .languages import language_code
+from .security import YEAR, cookies_secure
+from .shared import per_version
 
 
 def translations():
@@ -131,8 +138,6 @@ def set_name(set_id: str | None) -> str:
     ids are the edition ids), "house cards" for a table's own; an unknown id as it is."""
     if not set_id:
         return ""
-    from companion.engine.editions import EDITIONS
-
     if set_id in EDITIONS:
         return _translate(EDITIONS[set_id].name)
     if set_id == "house":
@@ -142,16 +147,48 @@ def set_name(set_id: str | None) -> str:
 
 HOUSE_CARDS = N_("House cards")
 
+# Race and class names are the rulebooks' own terms, so a player reads them in the words of the
+# rulebook of their language (translators' notes in the catalogs). Every other card name (a
+# monster, a curse, an item) is a fact printed on the card: no source in this project gives
+# the name printed on another language's card, so it stays English, marked ``lang="en"``.
+RACE_CLASS_NAMES = {
+    # classic and Tails
+    "Elf": N_("Elf"), "Dwarf": N_("Dwarf"), "Halfling": N_("Halfling"),
+    "Warrior": N_("Warrior"), "Wizard": N_("Wizard"), "Thief": N_("Thief"), "Cleric": N_("Cleric"),
+    # Oz
+    "Professor": N_("Professor"), "Royalty": N_("Royalty"), "Soldier": N_("Soldier"),
+    # Russia
+    "Cossack": N_("Cossack"), "Oligarch": N_("Oligarch"), "Athlete": N_("Athlete"),
+    "Hacker": N_("Hacker"),
+    # Spell Skool: the clubs are its classes
+    "Chess Club": N_("Chess Club"), "Forbidden Magic Club": N_("Forbidden Magic Club"),
+    "Potions Club": N_("Potions Club"), "Sports Club": N_("Sports Club"),
+    # Tails
+    "Human": N_("Human"), "Dog": N_("Dog"), "Fox": N_("Fox"), "Mouse": N_("Mouse"),
+    "Pony": N_("Pony"),
+}
+
+
+@lru_cache(maxsize=16)
+def _names_in(lang: str) -> dict[str, str]:
+    """English race or class name -> its name in ``lang`` (made once per language)."""
+    if lang == "en":
+        return dict((k, k) for k in RACE_CLASS_NAMES)
+    table = translations()
+    return {name: table.gettext(msgid) for name, msgid in RACE_CLASS_NAMES.items()}
+
+
+def localized_name(name: str) -> str:
+    """A race's or class's name in the reader's language; any other name as it is."""
+    if name not in RACE_CLASS_NAMES:
+        return name
+    return _names_in(lang()).get(name, name)
+
 
 def remember_language(response):
     """``?lang=`` chose this page's language: keep it in the ``lang`` cookie, so the next page
     (a link without ``?lang=``) is in it too. An unknown tag changes nothing; the API (no
     browser, each call says its language) keeps no cookie."""
-    from flask import request
-
-    from . import language_code
-    from .security import YEAR, cookies_secure
-
     chosen = language_code(request.args.get("lang"))
     if chosen and not request.path.startswith("/api/") and request.cookies.get("lang") != chosen:
         response.set_cookie("lang", chosen, max_age=YEAR, httponly=True, samesite="Lax",
@@ -215,12 +252,8 @@ def _card_texts_localized(value: Any) -> Any:
     if "card_text" in value:
         if not value["card_text"]:  # a house or inline card: the table's own words
             return value
-        from companion.catalog import localized_card
-
         card = localized_card({"id": value["card_text"], value["field"]: {"summary": value["text"]}}, lang())
         return {**value, "text": card[value["field"]]["summary"]}
-    from .card_words import RACE_CLASS_NAMES, localized_name
-
     return {k: (localized_name(v) if k in _CARD_NAME_KEYS and isinstance(v, str) and v in RACE_CLASS_NAMES
                 else _card_texts_localized(v)) for k, v in value.items()}
 
@@ -328,14 +361,10 @@ def public_state(state: dict) -> dict:
     """``engine.public_state`` with its words in the asker's language (pages and API alike);
     for a state read from the store, made once per version and language and shared: read it,
     never change it."""
-    from .shared import per_version
-
     return per_version(state, ("public", lang()), lambda: _public_state(state))
 
 
 def _public_state(state: dict) -> dict:
-    from companion import engine
-
     public = localize(engine.public_state(state))
     for player in public["players"]:
         for note in player.get("pending_bad_stuff") or ():
@@ -346,8 +375,6 @@ def _public_state(state: dict) -> dict:
 def _localize_bad_stuff_note(note: dict) -> None:
     """A Bad Stuff to do by hand shows its catalog card's text in the reader's language when
     translated; ``lang`` is set when the text shown is in another language than the page's."""
-    from companion.catalog import localized_card
-
     if not note.get("card"):
         return
     card = localized_card({"id": note["card"], "bad_stuff": {"summary": note.get("summary")}}, lang())
@@ -357,11 +384,6 @@ def _localize_bad_stuff_note(note: dict) -> None:
 
 def verdict(state: dict, action: Any, actor) -> dict:
     """The arbiter's verdict on an action (``engine.check``), in the asker's language."""
-    from flask_babel import gettext
-
-    from companion import engine
-    from companion.engine import BadAction, Forbidden
-
     try:
         engine.apply(state, action, actor)
     except RuleViolation as exc:
