@@ -17,11 +17,13 @@ from pathlib import Path
 
 from flask import Flask
 
-HERE = Path(__file__).resolve().parent
-ROOT = HERE.parent  # the repository, in a checkout
-# cards/, templates/ and static/ sit at the top of a checkout (read there by an editable
-# install); a built wheel carries them inside the package, in _data/ (see pyproject.toml).
-DATA = HERE / "_data" if (HERE / "_data" / "cards").is_dir() else ROOT
+from companion import catalog as _catalog, engine as _engine
+from companion.paths import DATA, ROOT
+
+# The app is put together here, so every use of the engine (the app, the command line, a
+# script, a test) finds cards the same way: the engine asks for card facts through its own
+# interface (engine/cards.py) and the catalog supplies them.
+_engine.cards.supply(_catalog.CARD_FACTS)
 
 
 def _default_instance() -> Path:
@@ -62,6 +64,8 @@ def _trusted_proxies() -> int:
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(DATA / "templates"), static_folder=str(DATA / "static"),
                 instance_path=os.environ.get("COMPANION_INSTANCE_PATH") or str(_default_instance()))
+    # The web layer is loaded by the factory, not by the package: the engine, the store and
+    # the catalog are used without Flask's views (tests, benchmarks, the command line).
     from companion.web.json_provider import OrjsonProvider
 
     app.json = OrjsonProvider(app)
@@ -94,10 +98,3 @@ def create_app(config: dict | None = None) -> Flask:
     init_app(app)
     return app
 
-
-# The app is put together here, so every use of the engine (the app, the command line, a
-# script, a test) finds cards the same way: the engine asks for card facts through its own
-# interface (engine/cards.py) and the catalog supplies them. Last: the catalog reads DATA.
-from companion import catalog as _catalog, engine as _engine  # noqa: E402
-
-_engine.cards.supply(_catalog.CARD_FACTS)

@@ -30,7 +30,7 @@ from typing import Any, Iterable
 
 from pydantic import TypeAdapter, ValidationError
 
-from companion import DATA
+from companion.paths import DATA
 from companion.catalog import search as _search
 from companion.engine import card_schema as schema
 from companion.engine.cards import InvalidCard

@@ -20,7 +20,7 @@ from pathlib import Path
 from flask import current_app, request, url_for
 from markupsafe import Markup
 
-from companion import DATA
+from companion.paths import DATA
 
 LUCIDE = "lucide-1.33.0"
 SPRITE = "icons.svg"  # in static/
