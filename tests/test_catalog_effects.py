@@ -19,6 +19,7 @@ from companion import engine
 from companion.engine import card_schema as schema
 from companion.engine import Actor, character, combat, editions
 from companion.engine.bad_stuff import APPLIERS
+from companion.engine.rules import TableRules
 from companion.engine.vocab import BAD_STUFF_DOS, LOSE_WHICH, PERS, STATS
 
 from .engine import test_bad_stuff as bad_stuff_tests
@@ -75,7 +76,7 @@ def sword(bonus=3):
 def fight(fighter, *effects, helper=None, level=5, edition=CLASSIC, tags=(), **kw):
     card = {"kind": "monster", "name": "M", "level": level, "treasures": 2,
             "effects": list(effects), "tags": list(tags)}
-    return combat.compute(edition=edition, fighter=fighter, helper=helper,
+    return combat.compute(rules=TableRules.chosen(edition), fighter=fighter, helper=helper,
                           monsters=[{"card": card, "enhancers": []}], one_shots=[], **kw)
 
 

@@ -10,6 +10,7 @@ import pytest
 from companion import rulebase
 from companion.engine import editions, rulebook
 from companion.engine.errors import RuleViolation
+from companion.engine.rules import TableRules
 
 ENGINE = Path(__file__).resolve().parents[1] / "companion" / "engine"
 RAISED = sorted({m for path in ENGINE.rglob("*.py")
@@ -34,7 +35,7 @@ def test_each_engine_rule_is_a_ruling_with_a_citation_for_every_edition_it_appli
 @pytest.mark.parametrize("edition", list(editions.EDITIONS))
 @pytest.mark.parametrize("rule_id", RAISED)
 def test_a_refusal_reads_in_our_words_with_the_editions_citation(rule_id, edition):
-    violation = rulebook.fill(RuleViolation(rule_id, "example detail"), edition)
+    violation = rulebook.fill(RuleViolation(rule_id, "example detail"), TableRules.chosen(edition))
     assert violation.message.endswith("(example detail)")
     assert violation.citation
     book = editions.get(edition).rulebook

@@ -216,13 +216,9 @@ def _holder_effects(player: Player, edition: Edition, stat: str, roles: set[str]
 
 def compute(*, fighter: Player, helper: Player | None, monsters: list[dict], one_shots: list[dict],
             helper_forced: bool = False, stage: str = "fighting", escapes: Iterable[dict] = (),
-            rules: TableRules | None = None, edition: Edition | str | None = None,
-            variants: dict | None = None, winning_level: int | None = None) -> dict:
+            rules: TableRules) -> dict:
     """The public combat object for this fight (see the module docstring), by the table's
-    ``rules``: a fight that reaches its winning level is one for the win. Without a table
-    (a test, a script), ``edition`` with the ``variants`` and ``winning_level`` chosen stand
-    for its rules (``TableRules.chosen``)."""
-    rules = rules or TableRules.chosen(edition, variants, winning_level)
+    ``rules``: a fight that reaches its winning level is one for the win."""
     ed = rules.edition
     entries = _entries(monsters)
     alive = [e for e in entries if not e["gone"]]

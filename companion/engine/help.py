@@ -9,8 +9,6 @@ deal (one helper, the living only, the ledger) live in ``deals``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from . import character, combat
 from .deals import items_said
 from .editions import Edition
@@ -28,11 +26,10 @@ def _name(player: dict) -> str | dict:
 
 
 def helper_options(*, fighter: dict, others: list[dict], monsters: list[dict],
-                   one_shots: list[dict], helper: dict | None = None, rules: TableRules | None = None,
-                   edition: Edition | str | None = None, variants: dict | None = None,
-                   winning_level: int | None = None, **_ignored: Any) -> list[dict]:
+                   one_shots: list[dict], helper: dict | None = None,
+                   rules: TableRules) -> list[dict]:
     """For each other player: could they help, how strong would they be, would that win, by
-    the table's ``rules`` (or ``edition`` and its choices, as ``combat.compute`` takes them).
+    the table's ``rules``.
 
     Returns ``[{"player", "name", "can_help", "why_not", "strength", "would_win", "margin",
     "needed"}]`` in the order of ``others``. ``margin`` is the players' side minus the
@@ -40,7 +37,6 @@ def helper_options(*, fighter: dict, others: list[dict], monsters: list[dict],
     side also wins at 0, see ``would_win``). A dead player or one already in the fight
     cannot help; while someone else helps, the numbers show what a swap would give.
     """
-    rules = rules or TableRules.chosen(edition, variants, winning_level)
     out = []
     helper_id = None if helper is None else helper.get("id")
     for other in others:
@@ -93,11 +89,9 @@ def _pick_items(fighter: dict, target_gold: int, edition: Edition) -> list[dict]
 
 
 def suggest_bribe(*, fighter: dict, helper: dict, monsters: list[dict], one_shots: list[dict],
-                  rules: TableRules | None = None, edition: Edition | str | None = None,
-                  variants: dict | None = None, winning_level: int | None = None,
-                  **_ignored: Any) -> dict:
+                  rules: TableRules) -> dict:
     """A deterministic bribe for ``helper`` to help ``fighter`` win this fight, by the table's
-    ``rules`` (or ``edition`` and its choices, as ``combat.compute`` takes them).
+    ``rules``.
 
     The helper's share of the fight's treasures follows their share of the players'
     strength (rounded half up, at least one); they pick first when they bring half or more.
@@ -106,7 +100,6 @@ def suggest_bribe(*, fighter: dict, helper: dict, monsters: list[dict], one_shot
     carried items at ``GOLD_PER_TREASURE`` gold per treasure. ``explanation`` says all this
     in one line.
     """
-    rules = rules or TableRules.chosen(edition, variants, winning_level)
     with_helper = combat.compute(rules=rules, fighter=fighter, helper=helper, monsters=monsters,
                                  one_shots=one_shots)
     alone = combat.compute(rules=rules, fighter=fighter, helper=None, monsters=monsters,

@@ -12,13 +12,10 @@ from .errors import RuleViolation
 from .rules import TableRules
 
 
-def fill(violation: RuleViolation, rules: TableRules | str) -> RuleViolation:
+def fill(violation: RuleViolation, rules: TableRules) -> RuleViolation:
     """Give a violation its message and citation for the table's rules (in place): the printed
     rule's of its edition, or where the table follows the official rulings and the ruling has
-    an official part for this edition, that part's answer and source. An edition id alone
-    stands for that box's printed rules."""
-    if isinstance(rules, str):
-        rules = TableRules.chosen(rules)
+    an official part for this edition, that part's answer and source."""
     edition_id, official_updates = rules.edition.id, rules.official_updates
     answer, citation = rulebase.explain(violation.rule, edition_id, official_updates=official_updates)
     violation.message = f"{answer} ({violation.detail})" if violation.detail else answer

@@ -3,6 +3,7 @@
 import pytest
 
 from companion.engine import combat, editions
+from companion.engine.rules import TableRules
 from companion.engine.words import render
 
 CLASSIC, OZ, SKOOL, RUSSIA, TAILS = (editions.get(e) for e in
@@ -33,10 +34,10 @@ def shot(name, bonus, side="players", **extra):
     return {"side": side, "card": {"kind": "one-shot", "name": name, "bonus": bonus}, **extra}
 
 
-def fight(fighter, *monsters, helper=None, one_shots=(), edition=CLASSIC, **kw):
+def fight(fighter, *monsters, helper=None, one_shots=(), edition=CLASSIC, variants=None, **kw):
     ms = [m if "card" in m else {"card": m, "enhancers": []} for m in monsters]
-    return combat.compute(edition=edition, fighter=fighter, helper=helper, monsters=ms,
-                          one_shots=list(one_shots), **kw)
+    return combat.compute(rules=TableRules.chosen(edition, variants), fighter=fighter,
+                          helper=helper, monsters=ms, one_shots=list(one_shots), **kw)
 
 
 ELF = {"kind": "race", "name": "Elf", "effects": [
@@ -200,7 +201,7 @@ def test_mate_copies_the_monster_with_every_enhancer_on_it():
     mate = enhancer("Mate", 0, mate=True)
     ms = [{"card": monster("Orc", 4, 2), "enhancers": [enhancer("Ancient", 10, 2), mate,
                                                         enhancer("Baby", -5, -1)]}]
-    view = combat.compute(edition=TAILS, fighter=player(1, level=9), helper=None,
+    view = combat.compute(rules=TableRules.chosen(TAILS), fighter=player(1, level=9), helper=None,
                           monsters=ms, one_shots=[])
     orc, copy = view["monsters"]
     assert (orc["strength"], copy["strength"]) == (9, 9)
@@ -339,7 +340,7 @@ def test_calculator_player_turns_plain_numbers_and_names_into_a_player():
     p = combat.calculator_player({"level": 4, "gear": 3, "items": [item("Sword", 2, "1-hand")],
                                   "races": ["Elf", "Dwarf"], "classes": ["Warrior"],
                                   "sex": "female"})
-    view = combat.compute(edition="classic", fighter=p, helper=None,
+    view = combat.compute(rules=TableRules.chosen("classic"), fighter=p, helper=None,
                           monsters=[{"card": SLIME, "enhancers": []}], one_shots=[])
     assert view["fighter"] == "fighter"
     assert view["fighter_strength"] == 4 + 3 + 2

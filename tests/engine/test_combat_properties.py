@@ -4,6 +4,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.engine import combat
+from companion.engine.rules import TableRules
 
 EDITIONS = st.sampled_from(["classic", "oz", "spell-skool", "russia", "tails"])
 RACES = ["elf", "dwarf", "pony", "mouse"]
@@ -60,7 +61,7 @@ one_shots = st.lists(st.fixed_dictionaries({
 @st.composite
 def fights(draw):
     helper = draw(st.one_of(st.none(), players(2)))
-    return dict(edition=draw(EDITIONS), fighter=draw(players(1)), helper=helper,
+    return dict(rules=TableRules.chosen(draw(EDITIONS)), fighter=draw(players(1)), helper=helper,
                 monsters=draw(monsters), one_shots=draw(one_shots),
                 helper_forced=draw(st.booleans()))
 

@@ -7,6 +7,7 @@ with only the facts the examples give.
 """
 
 from companion.engine import combat, editions, help as helping
+from companion.engine.rules import TableRules
 
 OZ, SKOOL, RUSSIA, TAILS = (editions.get(e) for e in ("oz", "spell-skool", "russia", "tails"))
 
@@ -19,7 +20,7 @@ def player(pid, name, level, *cards, sex="male"):
 
 
 def fight(edition, fighter, monsters, one_shots=(), helper=None):
-    return combat.compute(edition=edition, fighter=fighter, helper=helper,
+    return combat.compute(rules=TableRules.chosen(edition), fighter=fighter, helper=helper,
                           monsters=monsters, one_shots=list(one_shots))
 
 
@@ -165,7 +166,7 @@ def test_russia_natasha_goes_up_one_level_and_draws_four_treasures_boris_none():
 
 def test_russia_helper_options_show_boris_would_win_by_four():
     options = helping.helper_options(
-        edition=RUSSIA, fighter=natasha(), others=[boris()],
+        rules=TableRules.chosen(RUSSIA), fighter=natasha(), others=[boris()],
         monsters=[{"card": SMASHING_BEAR, "enhancers": [PERESTROYKA]}],
         one_shots=[shot(INSTANT_BORSCH)])
     (opt,) = options
@@ -227,7 +228,7 @@ def test_tails_mel_dog_helping_seven_and_chuck_pony_helped_fifteen_win_twenty_tw
 
 def test_tails_helper_options_show_mel_would_win_by_one():
     (opt,) = helping.helper_options(
-        edition=TAILS, fighter=chuck(), others=[mel()],
+        rules=TableRules.chosen(TAILS), fighter=chuck(), others=[mel()],
         monsters=[{"card": CORRAL_SNAKE, "enhancers": [RABID]}],
         one_shots=[shot(TACTICAL_PLUSHIE)])
     assert opt["can_help"] and opt["strength"] == 7

@@ -1,6 +1,7 @@
 """Asking for help: who could turn the fight, and a bribe the table can argue with."""
 
 from companion.engine import editions, help as helping
+from companion.engine.rules import TableRules
 from companion.engine.words import render
 
 CLASSIC, OZ, RUSSIA, TAILS = (editions.get(e) for e in ("classic", "oz", "russia", "tails"))
@@ -25,11 +26,12 @@ def item(name, bonus, gold, slot="other"):
 
 def options(fighter, others, monsters, edition=CLASSIC, **kw):
     return {o["player"]: o for o in helping.helper_options(
-        edition=edition, fighter=fighter, others=others, monsters=monsters, one_shots=[], **kw)}
+        rules=TableRules.chosen(edition), fighter=fighter, others=others, monsters=monsters,
+        one_shots=[], **kw)}
 
 
 def bribe(fighter, helper, monsters, edition=CLASSIC, one_shots=()):
-    return helping.suggest_bribe(edition=edition, fighter=fighter, helper=helper,
+    return helping.suggest_bribe(rules=TableRules.chosen(edition), fighter=fighter, helper=helper,
                                  monsters=monsters, one_shots=list(one_shots))
 
 

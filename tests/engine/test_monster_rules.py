@@ -16,6 +16,7 @@ from companion import rulebase
 from companion.catalog import load_catalog
 from companion.engine.card_schema import FIGHT_RULES
 from companion.engine import combat, editions
+from companion.engine.rules import TableRules
 
 from .driver import Game
 
@@ -68,7 +69,7 @@ def test_insurance_salesman_counts_only_bonuses_not_levels():
 def test_against_the_insurance_salesman_the_players_strength_is_their_bonus_whatever_the_level(level, bonus):
     fighter = {"id": 1, "name": "A", "level": level, "sex": "male", "gear_adjust": bonus,
                "dead": False, "cards": []}
-    view = combat.compute(edition=CLASSIC, fighter=fighter, helper=None,
+    view = combat.compute(rules=TableRules.chosen(CLASSIC), fighter=fighter, helper=None,
                           monsters=[{"card": card("Insurance Salesman"), "enhancers": []}], one_shots=[])
     assert view["players_strength"] == bonus
     assert all(line["source"] != {"said": "Level"} for line in view["breakdown"]["fighter"])

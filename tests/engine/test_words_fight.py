@@ -17,6 +17,7 @@ from pathlib import Path
 
 from companion.engine import EngineError, RuleViolation, combat, editions
 from companion.engine import help as helping
+from companion.engine.rules import TableRules
 from companion.engine.words import EVENT_WORDS, render
 
 from . import words_check
@@ -208,11 +209,11 @@ def module_saids() -> list[dict]:
     out = []
     fighter, dead, current = player(1, level=4), player(2, dead=True), player(3, level=2)
     nameless = player(4, name=False, level=9)
-    opts = helping.helper_options(edition=CLASSIC, fighter=fighter,
+    opts = helping.helper_options(rules=TableRules.chosen(CLASSIC), fighter=fighter,
                                   others=[fighter, dead, current, nameless],
                                   monsters=fight_of(monster("M", 10)), one_shots=[], helper=current)
     out += [o["why_not"] for o in opts] + [opts[3]["name"]]
-    common = {"edition": CLASSIC, "one_shots": []}
+    common = {"rules": TableRules.chosen(CLASSIC), "one_shots": []}
     sword = {"kind": "item", "name": "SWORD", "bonus": 3, "slot": "1-hand", "gold": 600}
     hat = {"kind": "item", "name": "HAT", "bonus": 1, "slot": "headgear", "gold": 300}
     rich = player(1, sword, level=4)
@@ -232,7 +233,7 @@ def module_saids() -> list[dict]:
     fighter = player(1, level=3)
     fighter["gear_adjust"] = 2
     view = combat.compute(
-        edition=CLASSIC, fighter=fighter, helper=None,
+        rules=TableRules.chosen(CLASSIC), fighter=fighter, helper=None,
         monsters=[{"card": {"kind": "monster", "level": 4, "effects": [
             {"stat": "strength", "value": 2, "if": {"sex": "male"}},
             {"stat": "strength", "value": 2, "if": {"not_race": ["elf", "dwarf"]}},
