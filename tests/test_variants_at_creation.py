@@ -17,6 +17,13 @@ def test_a_new_table_follows_the_printed_rules_unless_it_asks(client):
     assert official.get_json()["state"]["variants"] == {"official_updates": True}
 
 
+def test_every_phone_is_told_the_optional_rules_on_in_the_editions_order_the_rulings_apart():
+    state = engine.new_game("ABCDEFG", "tails", {"official_updates": True, "shared_victory": True,
+                                                 "listen_at_the_door": True})
+    assert engine.public_state(state)["variants_on"] == ["listen_at_the_door", "shared_victory"]
+    assert engine.public_state(engine.new_game("ABCDEFG", "tails"))["variants_on"] == []
+
+
 @pytest.mark.parametrize("edition", ["classic", "oz", "spell-skool", "russia", "tails"])
 def test_every_edition_offers_the_official_rulings(edition):
     state = engine.new_game("ABCDEFG", edition, {"official_updates": True})

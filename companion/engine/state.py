@@ -18,7 +18,7 @@ from . import character, combat, editions, help as helping, powers, rulebook, sh
 from .errors import BadAction, RuleViolation
 from .frozen import freeze, is_frozen
 from .rules import RULEBOOK_WINNING_LEVEL, TableRules, check_winning_level
-from .vocab import SEXES
+from .vocab import OFFICIAL_UPDATES, SEXES
 from .words import N_, said, said_plural
 
 MAX_NAME = 40
@@ -314,4 +314,6 @@ def public_state(state: dict) -> dict:
     out["features"] = {"allies": edition.allies, "races": bool(edition.races),
                        "half_breed": edition.half_breed, "super_munchkin": edition.super_munchkin,
                        "variants": list(edition.choosable_variants)}
+    # The optional rules this table plays, as every phone lists them (the rulings apart).
+    out["variants_on"] = [v for v in edition.choosable_variants if v != OFFICIAL_UPDATES and rules.has(v)]
     return out
