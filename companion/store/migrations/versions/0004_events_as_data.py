@@ -23,6 +23,7 @@ Create Date: 2026-11-25
 
 import json
 
+import jsonpatch
 import sqlalchemy as sa
 from alembic import op
 
@@ -63,12 +64,6 @@ def _whole_patch(after: dict, before: dict) -> list:
     return ops
 
 
-def _apply(doc: dict, patch: list) -> dict:
-    import jsonpatch  # a dependency of the app; only this revision's walk needs it
-
-    return jsonpatch.apply_patch(doc, patch)
-
-
 def _events_to_patches(connection, game_id: int, state: dict) -> None:
     """Walk back from the game's state through its events; write a patch for each whole state."""
     now = _undoable(state)
@@ -86,7 +81,7 @@ def _events_to_patches(connection, game_id: int, state: dict) -> None:
                                .values(state_before=patch))
             now, known = before, True
         elif isinstance(before, list) and known:
-            now = _apply(now, before)
+            now = jsonpatch.apply_patch(now, before)
         else:  # compacted: nothing before it can be rebuilt, nor undone
             known = False
 
