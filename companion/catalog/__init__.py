@@ -32,6 +32,7 @@ from pydantic import TypeAdapter, ValidationError
 
 from companion.paths import DATA
 from companion.catalog import search as _search
+from companion.catalog.printed import PrintedNames, PrintedNamesError, load_printed_names
 from companion.engine import card_schema as schema
 from companion.engine.cards import InvalidCard
 from companion.engine.card_schema import SETS, slugify
@@ -159,12 +160,28 @@ def validate_card(data: dict, *, where: str = "inline card") -> dict:
 class Catalog:
     """Validated cards of every set file, with id lookup and fuzzy search."""
 
-    def __init__(self, cards: list[dict], sets: list[str], names: dict[str, str] | None = None):
+    def __init__(self, cards: list[dict], sets: list[str], names: dict[str, str] | None = None,
+                 printed: PrintedNames | None = None):
         self._cards = cards
         self._by_id = {c["id"]: c for c in cards}
         self._sets = sets
         self.set_names = dict(names or {})
-        self._entries = [_search.make_entry(c, self._order(c, i)) for i, c in enumerate(cards)]
+        self.printed = printed if printed is not None else PrintedNames()
+        # An English name -> the catalog ids printed with it, in set order ("Wizard": classic's
+        # first, then Tails'): what a stored event's card name is looked up by.
+        self._ids_by_name: dict[str, list[str]] = {}
+        for c in cards:
+            self._ids_by_name.setdefault(c["name"], []).append(c["id"])
+        self._entries = [_search.make_entry(c, self._order(c, i), self.printed.every_name(c["id"]))
+                         for i, c in enumerate(cards)]
+
+    def ids_named(self, english_name: str) -> list[str]:
+        """The catalog ids whose printed English name is ``english_name`` (set order)."""
+        return list(self._ids_by_name.get(english_name, ()))
+
+    def printed_name(self, card_id: str, lang: str) -> str | None:
+        """The name printed on the card in ``lang``'s edition; None where no source gives it."""
+        return self.printed.name(card_id, lang)
 
     def _order(self, card: dict, index: int) -> tuple:
         s = card.get("set", "house")
@@ -264,7 +281,11 @@ def _load(directory: Path) -> Catalog:
                                    field="id")
             seen[card["id"]] = where
             all_cards.append(card)
-    return Catalog(all_cards, sets, names)
+    try:
+        printed = load_printed_names(directory, seen)
+    except PrintedNamesError as exc:
+        raise CatalogError(str(exc), where="translations/names") from None
+    return Catalog(all_cards, sets, names, printed)
 
 
 _CACHE: dict[str, Catalog] = {}
@@ -363,6 +384,9 @@ def localized_card(card: dict, lang) -> dict:
     Adds ``"lang"``: the language of the texts returned, and ``"fallback"``: True when ``lang``
     was asked for but the catalog card is only in English. A house card (or any card not in the
     catalog) is in the table's own words: ``"lang": None`` and ``"fallback": False``.
+    Adds ``"printed_name"``: the name printed on the card in ``lang``'s edition (None where no
+    source gives it: ``name``, the English one, stands), and ``"printed_names"``: every
+    language's printed name known (``cards/translations/names``).
     """
     out = copy.deepcopy(card)
     want = _normalize_lang(lang)
@@ -370,7 +394,12 @@ def localized_card(card: dict, lang) -> dict:
     if not isinstance(card_id, str) or card.get("set") == "house" \
             or card_id not in load_catalog():
         out["lang"], out["fallback"] = None, False
+        out["printed_name"], out["printed_names"] = None, {}
         return out
+    printed = load_catalog().printed
+    out["printed_name"] = card.get("name") if want == SOURCE_LANG else printed.name(card_id, want)
+    out["printed_names"] = {code: printed.name(card_id, code) for code in printed.languages()
+                            if printed.name(card_id, code)}
     entry = load_card_translations(want).get(card_id) if want != SOURCE_LANG else None
     if entry is None:
         out["lang"], out["fallback"] = SOURCE_LANG, want != SOURCE_LANG

@@ -25,6 +25,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Iterable
 
 from babel.support import Translations
 from rapidfuzz import fuzz
@@ -87,31 +88,60 @@ class Entry:
     kind: str
     order: tuple
     names: list[_Name] = field(default_factory=list)
-    kind_name: _Name | None = None
+    kind_names: tuple[_Name, ...] = ()  # the kind's (and an item's slot's) words, every language
 
 
-# What a player may type for a kind ("go up", "curse"): matches rank below matches of names.
+# What a player may type for a kind ("go up", "curse") or an item's slot ("armor"), in English
+# and, through the game's translation catalogs, in every language the app speaks ("Fluch",
+# "проклятие", "malédiction", "zbroja"): matches rank below matches of names.
 KIND_WORDS = {
     "monster": "monster", "curse": "curse", "enhancer": "monster enhancer", "item": "item",
     "one-shot": "one shot", "race": "race", "class": "class", "half-breed": "half breed",
     "super-munchkin": "super munchkin", "ally": "ally", "go-up-a-level": "go up a level",
 }
+# The msgids the pages show for a kind or slot (web.words.TERM_WORDS), looked up in every catalog.
+KIND_MSGIDS = {
+    "monster": ("monster",), "curse": ("curse",), "enhancer": ("enhancer",), "item": ("item",),
+    "one-shot": ("one-shot",), "race": ("race",), "class": ("class",),
+    "half-breed": ("half-breed",), "super-munchkin": ("super munchkin",), "ally": ("ally",),
+    "go-up-a-level": ("go up a level",),
+}
+SLOT_MSGIDS = {"headgear": ("headgear",), "armor": ("armor",), "footgear": ("footgear",),
+               "1-hand": ("1 hand",), "2-hands": ("2 hands",)}
 KIND_WEIGHT = 0.7
 KIND_CAP = 80.0
+KIND_CLOSE = 85.0
 
 
-def make_entry(card: dict, order: tuple) -> Entry:
+@lru_cache(maxsize=64)
+def _type_names(english: str, msgids: tuple[str, ...]) -> tuple[_Name, ...]:
+    raw = [english, *msgids]
+    for msgid in msgids:
+        raw += names_in_languages(msgid)
+    out: list[_Name] = []
+    for text in raw:
+        name = _name(text)
+        if name is not None and name not in out:
+            out.append(name)
+    return tuple(out)
+
+
+def make_entry(card: dict, order: tuple, printed: Iterable[str] = ()) -> Entry:
+    """``printed``: the card's names as printed in the other languages' editions."""
     entry = Entry(card=card, set=card.get("set", ""), kind=card.get("kind", ""), order=order)
-    raw_names = [card.get("name", ""), *card.get("aka", ())]
+    raw_names = [card.get("name", ""), *card.get("aka", ()), *printed]
     if entry.kind in NAMED_IN_EVERY_LANGUAGE and isinstance(card.get("name"), str):
         raw_names += names_in_languages(card["name"])
     for raw in raw_names:
         name = _name(raw) if isinstance(raw, str) else None
-        if name is not None:
+        if name is not None and name not in entry.names:
             entry.names.append(name)
     words = KIND_WORDS.get(entry.kind)
     if words:
-        entry.kind_name = _name(words)
+        entry.kind_names = _type_names(words, KIND_MSGIDS.get(entry.kind, ()))
+    slot = card.get("slot")
+    if entry.kind == "item" and isinstance(slot, str) and slot in SLOT_MSGIDS:
+        entry.kind_names += _type_names(slot, SLOT_MSGIDS[slot])
     return entry
 
 
@@ -160,11 +190,24 @@ class _Query:
         return s
 
 
+def _whole_score(a: str, b: str) -> float:
+    """rapidfuzz's WRatio without its partial token-set part, which scores any two names that
+    share one word as a full match: with names in nine languages, "a", "de" and "la" are in
+    many of them ("go up a level" is no "botas de chutar a bunda")."""
+    score = max(fuzz.ratio(a, b), fuzz.token_sort_ratio(a, b) * 0.95,
+                fuzz.token_set_ratio(a, b) * 0.95)
+    short, long_ = sorted((len(a), len(b)))
+    if short and long_ / short >= 1.5:
+        score = max(score, fuzz.partial_ratio(a, b) * 0.9,
+                    fuzz.partial_token_sort_ratio(a, b) * 0.9 * 0.95)
+    return score
+
+
 def score_name(query: _Query, name: _Name) -> float:
     text = query.text
     if text == name.text:
         return 150.0
-    whole = fuzz.WRatio(text, name.text)
+    whole = _whole_score(text, name.text)
     qwords = query.words
     words = sum(query.word_score(q, name.words) for q in qwords) / len(qwords)
     score = max(whole, words)
@@ -182,8 +225,10 @@ def score_name(query: _Query, name: _Name) -> float:
 
 def score_entry(query: _Query, entry: Entry) -> float:
     best = max((query.name_score(n) for n in entry.names), default=0.0)
-    if entry.kind_name is not None and best < KIND_CAP:
-        best = max(best, min(query.name_score(entry.kind_name) * KIND_WEIGHT, KIND_CAP))
+    if entry.kind_names and best < KIND_CAP:
+        kind = max(query.name_score(n) for n in entry.kind_names)
+        # A kind word a letter off ("проклятия", "Flüche") still lists the kind.
+        best = max(best, KIND_CAP if kind >= KIND_CLOSE else kind * KIND_WEIGHT)
     return best
 
 

@@ -58,6 +58,11 @@ PlayerName = Annotated[UnicodeText, Field(min_length=1, max_length=MAX_NAME_INPU
 CardId = Annotated[UnicodeText, Field(min_length=1, max_length=MAX_CARD_ID,
                                       description="a catalog or house card id, like 'classic/drooling-slime'")]
 
+# Where a card played comes from, as the phone asks it: the seat's own hand, the door (kicked
+# open or drawn face up), or a dead player's body (``body`` names whose). Said alongside the
+# older ``from_hand`` (hand: true; door, body: false), which stays.
+CardSource = Literal["hand", "door", "body"]
+
 ID_TAG, INLINE_TAG = "catalog id", "inline card"  # union tags: a space never occurs in a field name
 
 
@@ -223,6 +228,8 @@ class PlayAction(ActionModel):
     player: PlayerId
     card: CardSpec
     from_hand: Optional[StrictBool] = None
+    source: Optional[CardSource] = None
+    body: Optional[PlayerId] = None
 
 
 class DiscardAction(ActionModel):
@@ -250,6 +257,23 @@ class SellAction(ActionModel):
     from_hand: Optional[Annotated[StrictInt, Field(ge=0, le=60)]] = None
 
 
+class LootAction(ActionModel):
+    """player (the looter) takes one card from the body of the dead player body: the card
+    instance the body had in play, or from_hand true: one unseen card of the body's hand. It
+    goes into the looter's hand (engine/looting.py)."""
+    type: Literal["loot"]
+    player: PlayerId
+    body: PlayerId
+    instance: Optional[InstanceId] = None
+    from_hand: Optional[StrictBool] = None
+
+
+class EndLootingAction(ActionModel):
+    """Looting the body of body ends (left out: the only body); what is left is discarded."""
+    type: Literal["end_looting"]
+    body: Optional[PlayerId] = None
+
+
 class GiveAction(ActionModel):
     type: Literal["give"]
     player: PlayerId
@@ -270,15 +294,22 @@ class FightAction(ActionModel):
     monster: CardSpec
     level: Optional[Annotated[StrictInt, Field(ge=0, le=99)]] = None
     from_hand: Optional[StrictBool] = None
+    source: Optional[CardSource] = None
+    body: Optional[PlayerId] = None
 
 
 class AddMonsterAction(ActionModel):
     """Another monster joins the fight. from_hand: it comes from the hand of the seat that
-    adds it (a Wandering Monster); left out: yes."""
+    adds it; left out: yes. wandering: a Wandering Monster card brought it, a second card
+    from the same hand; left out: yes when the monster comes from a hand (a monster joins a
+    fight from a hand only through a Wandering Monster, classic: Combat)."""
     type: Literal["add_monster"]
     monster: CardSpec
     level: Optional[Annotated[StrictInt, Field(ge=0, le=99)]] = None
     from_hand: Optional[StrictBool] = None
+    source: Optional[CardSource] = None
+    body: Optional[PlayerId] = None
+    wandering: Optional[StrictBool] = None
 
 
 class EnhanceAction(ActionModel):
@@ -288,6 +319,8 @@ class EnhanceAction(ActionModel):
     monster: MonsterIndex = None  # type: ignore[assignment]  # left out: the only monster
     card: CardSpec
     from_hand: Optional[StrictBool] = None
+    source: Optional[CardSource] = None
+    body: Optional[PlayerId] = None
 
 
 class RemoveMonsterAction(ActionModel):
@@ -305,6 +338,8 @@ class OneShotAction(ActionModel):
     player: Optional[PlayerId] = None
     instance: Optional[InstanceId] = None
     from_hand: Optional[StrictBool] = None
+    source: Optional[CardSource] = None
+    body: Optional[PlayerId] = None
 
 
 class HelpAction(ActionModel):
@@ -410,7 +445,7 @@ class RemoveHouseCardAction(ActionModel):
 MODELS: tuple[type[ActionModel], ...] = (
     LevelAction, GearAction, SetSexAction, SetTurnAction, EndTurnAction, SetHandAction,
     SetVariantAction, SetWinningLevelAction, RenameAction, JoinAction, RemovePlayerAction, LockTableAction, PlayAction, DiscardAction,
-    EquipAction, SellAction, GiveAction, DieAction, FightAction, AddMonsterAction, EnhanceAction,
+    EquipAction, SellAction, GiveAction, DieAction, LootAction, EndLootingAction, FightAction, AddMonsterAction, EnhanceAction,
     RemoveMonsterAction, OneShotAction, HelpAction, StopHelpingAction, ResolveAction,
     RunAwayAction, SacrificeAllyAction, CloseFightAction, ConfirmBadStuffAction, OfferAction, AcceptOfferAction,
     DeclineOfferAction, AddHouseCardAction, ImportHouseCardsAction, RemoveHouseCardAction,

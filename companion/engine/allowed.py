@@ -538,6 +538,17 @@ def _import_house_cards(t: _Table) -> list[Candidate]:
     return [({"needs": ["cards"]}, {"cards": [SAMPLE_HOUSE_CARD]})]
 
 
+def _loot(t: _Table) -> list[Candidate]:
+    # Each seat against each open body: an unseen card of its hand, or each card it had in play.
+    return [({"player": p, "body": b["player"], **pick}, {})
+            for b in t.state.get("bodies") or () for p in t.seats
+            for pick in ({"from_hand": True}, *({"instance": e["iid"]} for e in b["cards"]))]
+
+
+def _end_looting(t: _Table) -> list[Candidate]:
+    return [({"body": b["player"]}, {}) for b in t.state.get("bodies") or ()]
+
+
 def _remove_house_card(t: _Table) -> list[Candidate]:
     return [({"card": card["id"]}, {}) for card in t.state.get("house_cards") or ()]
 
@@ -563,6 +574,8 @@ _BUILDERS: dict[str, Callable[[_Table], list[Candidate]]] = {
     "sell": _sell,
     "give": _give,
     "die": _for("seats"),
+    "loot": _loot,
+    "end_looting": _end_looting,
     # fights
     "fight": _with_card("fight", lambda t: ({"player": p} for p in t.seats)),
     "add_monster": _with_card("add_monster", lambda t: ({},)),

@@ -17,6 +17,7 @@ from .action_models import ActionModel, card_facts
 from .cards import CardResolver
 from .editions import Edition
 from .errors import BadAction, Forbidden, RuleViolation
+from . import looting
 from .hand import draw_new_hand
 from .rules import RULEBOOK_WINNING_LEVEL, TableRules
 from .state import (
@@ -159,6 +160,8 @@ def begin_turn(state: dict, pid: int) -> dict | None:
     state["turn"] = pid
     # Turns are counted so that "once per turn" rules can tell one turn from the next.
     state["turn_count"] = state.get("turn_count", 0) + 1
+    # Looting still open ends: what is left of a body is discarded.
+    looting.close_all(state)
     # A dead player's new character appears when the next player's turn begins.
     for player in state["players"]:
         player["dead"] = False

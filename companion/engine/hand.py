@@ -20,9 +20,10 @@ A count never goes below 0 (a card the app did not see drawn is still played) no
 
 from __future__ import annotations
 
+from .errors import BadAction
 from .rules import TableRules
 from .vocab import FASTER_PLAY
-from .words import said_plural
+from .words import N_, said_plural
 
 MAX_HAND = 60  # set_hand's bound (action_models.SetHandAction)
 # Classic's Faster Play deals four of each deck, at the start and on coming back from death
@@ -42,6 +43,24 @@ def take_from_hand(player: dict | None, n: int = 1) -> None:
     if player is None or n <= 0 or player.get("hand") is None:
         return
     player["hand"] = max(0, player["hand"] - n)
+
+
+def card_source(action, default: str) -> str:
+    """Where a played card came from: ``source`` ("hand", "door", "body") when the phone said
+    it, else the older ``from_hand`` (true: the hand; false: not a hand, the door), else
+    ``default``, what the moment makes likely. The two fields must not disagree."""
+    source, from_hand = getattr(action, "source", None), getattr(action, "from_hand", None)
+    if source is not None and from_hand is not None and (source == "hand") != from_hand:
+        raise BadAction(N_("'source' and 'from_hand' disagree: say where the card came from once."))
+    if getattr(action, "body", None) is not None and source not in (None, "body"):
+        raise BadAction(N_("'body' goes with 'source': \"body\" only."))
+    if source is not None:
+        return source
+    if getattr(action, "body", None) is not None:
+        return "body"
+    if from_hand is not None:
+        return "hand" if from_hand else "door"
+    return default
 
 
 def new_hand(rules: TableRules) -> int:

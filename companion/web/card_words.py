@@ -146,23 +146,13 @@ SEX_WORDS = {"male": N_("male"), "female": N_("female")}
 TAG_WORDS = {"undead": N_("Undead"), "dragon": N_("a Dragon"), "plant": N_("a Plant")}
 NAMES_WITHOUT_CARD = {"human": N_("Human")}  # the race of a character without a race card
 
-@lru_cache(maxsize=1)
-def _catalog_ids() -> frozenset:
-    return frozenset(c["id"] for c in load_catalog().cards)
-
-
 def card_name(card: Any) -> Markup:
-    """The template filter: a card's name as the reader should see it. A race or class in the
-    reader's language; another catalog card's printed English name marked ``lang="en"`` on a
-    page in another language; a house or inline card (the table's own words) as written."""
+    """The template filter: a card's name as the reader should see it: the name printed on it
+    in the reader's language, a race's or class's rulebook term, else its printed English name
+    marked ``lang="en"``; a house or inline card (the table's own words) as written."""
     if not isinstance(card, dict):
         return escape(card or "")
-    name = str(card.get("name") or "")
-    if card.get("kind") in ("race", "class") and name in words.RACE_CLASS_NAMES:
-        return escape(words.localized_name(name))
-    if words.lang() != "en" and card.get("id") in _catalog_ids() and card.get("set") != "house":
-        return Markup('<span lang="en">%s</span>') % name
-    return escape(name)
+    return words.printed_name_html(card)
 
 
 class MissingWording(KeyError):

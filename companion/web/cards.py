@@ -15,7 +15,7 @@ from companion.catalog import (CatalogError, export_cards, import_cards, load_ca
                                localized_card)
 from companion.store import NotFound
 
-from . import shared
+from . import card_names, shared
 from .games import normal_code, store
 from .pages import _after_change, _allowed_context
 
@@ -47,16 +47,31 @@ def _search(q: str | None, set_: str | None, kind: str | None, state: dict | Non
                                  limit=limit or 10_000, extra=list(extra))
 
 
-def _results(q: str | None, set_: str | None, kind: str | None, state: dict | None) -> dict:
+def _results(q: str | None, set_: str | None, kind: str | None, state: dict | None,
+             show_all: bool = False) -> dict:
     """The lookup's lists. Opened from a game (and no set chosen), the table's rulebook and
-    its house cards come first; the other sets follow in a second list, below a divider."""
+    its house cards come first; the other sets follow in a second list, below a divider.
+
+    A list never stops short in silence: browsing (no query) shows every card that passes the
+    filters; a query shows its best ``SEARCH_LIMIT`` and says how many more there are
+    (``table_more``, ``others_more``), with a link to all of them (``all=1``)."""
+    cap = None if show_all or not (q or "").strip() else SEARCH_LIMIT
     if state is None or set_:
-        return {"table": _search(q, set_, kind, state, SEARCH_LIMIT), "others": [], "edition": None}
-    edition = state["edition"]
-    found = _search(q, None, kind, state, None)
-    return {"table": [c for c in found if c.get("set") in (edition, "house")][:SEARCH_LIMIT],
-            "others": [c for c in found if c.get("set") not in (edition, "house")][:SEARCH_LIMIT],
-            "edition": edition}
+        found = _search(q, set_, kind, state, None)
+        table, others, edition = found, [], None
+    else:
+        edition = state["edition"]
+        found = _search(q, None, kind, state, None)
+        table = [c for c in found if c.get("set") in (edition, "house")]
+        others = [c for c in found if c.get("set") not in (edition, "house")]
+    return {"table": table[:cap], "others": others[:cap], "edition": edition,
+            "table_more": max(0, len(table) - cap) if cap else 0,
+            "others_more": max(0, len(others) - cap) if cap else 0}
+
+
+def _query_args() -> tuple:
+    args = request.args
+    return (args.get("q", "")[:100], args.get("set"), args.get("kind"))
 
 
 @bp.get("/api/cards")
@@ -88,16 +103,14 @@ def lookup():
                            sets=catalog.sets, set_names=catalog.set_names, kinds=KINDS,
                            q=request.args.get("q", ""), set_=request.args.get("set", ""),
                            kind=request.args.get("kind", ""),
-                           **_results(request.args.get("q", "")[:100], request.args.get("set"),
-                                      request.args.get("kind"), state))
+                           **_results(*_query_args(), state, request.args.get("all") == "1"))
 
 
 @bp.get("/cards/search")
 def search_fragment():
     """The results list, re-fetched as the player types (htmx active search)."""
     state = _game_state(request.args.get("game"))
-    results = _results(request.args.get("q", "")[:100], request.args.get("set"), request.args.get("kind"),
-                       state)
+    results = _results(*_query_args(), state, request.args.get("all") == "1")
     response = Response(render_template("cards/_results.html", **results, set_names=load_catalog().set_names,
                                         state=state, q=request.args.get("q", "")))
     response.headers["Vary"] = "HX-Request"
@@ -114,7 +127,7 @@ def card_page(set_, name_id):
     if card is None:
         abort(404)
     card = localized_card(card, words.lang())
-    context = {"card": card, "state": None, "me": None, "actor": None, "players": {}, "focus": None,
+    context = {"card": card, "card_names": card_names.other_names(card), "state": None, "me": None, "actor": None, "players": {}, "focus": None,
                "fight_verdict": None, "allowed": {}, "refused": {}}
     if state:
         actor, me = shared.cookie_actor(state["code"])

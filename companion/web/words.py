@@ -9,7 +9,7 @@ from typing import Any
 from flask import g, has_request_context, request
 from flask_babel import get_locale, get_translations, gettext
 from jinja2 import pass_eval_context
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from companion import engine, rulebase
 from companion.catalog import localized_card
@@ -18,6 +18,7 @@ from companion.engine.editions import EDITIONS
 from companion.engine.frozen import is_frozen_part
 from companion.engine.words import N_, render
 
+from . import card_names
 from .languages import language_code
 from .security import YEAR, cookies_secure
 from .shared import per_version
@@ -179,10 +180,23 @@ def _names_in(lang: str) -> dict[str, str]:
 
 
 def localized_name(name: str) -> str:
-    """A race's or class's name in the reader's language; any other name as it is."""
-    if name not in RACE_CLASS_NAMES:
-        return name
-    return _names_in(lang()).get(name, name)
+    """A card's name in the reader's language (``card_names``): the name printed on the card
+    there, a race's or class's rulebook term, else the English name; any other name as it is."""
+    return card_name_parts(name)[0]
+
+
+def card_name_parts(card: Any) -> tuple[str, bool]:
+    """(the name of a card dict, or of an English card name, in the reader's language; whether
+    it is English for want of a printed name)."""
+    language = lang()
+    if language != "en":
+        card_names.use_terms(language, _names_in(language))
+    return card_names.parts(card, language)
+
+
+def printed_name_html(card: Any) -> Markup:
+    """The template filter ``printed``: a card's name in a page, English ones marked."""
+    return card_names.as_html(*card_name_parts(card))
 
 
 def remember_language(response):
@@ -254,12 +268,48 @@ def _card_texts_localized(value: Any) -> Any:
             return value
         card = localized_card({"id": value["card_text"], value["field"]: {"summary": value["text"]}}, lang())
         return {**value, "text": card[value["field"]]["summary"]}
-    return {k: (localized_name(v) if k in _CARD_NAME_KEYS and isinstance(v, str) and v in RACE_CLASS_NAMES
+    return {k: (localized_name(v) if k in _CARD_NAME_KEYS and isinstance(v, str)
+                else ", ".join(localized_name(n) for n in card_names.split_names(v)) if k in _CARD_LIST_KEYS and isinstance(v, str)
                 else _card_texts_localized(v)) for k, v in value.items()}
 
 
-# Params of a said that hold one card's name: a race's or class's is said in the reader's words.
-_CARD_NAME_KEYS = frozenset({"card", "race", "class"})
+# Params of a said that hold one card's name, or a comma-joined list of them: said in the
+# reader's language (the printed name, else the English one; a player's typed words as typed).
+_CARD_NAME_KEYS = frozenset({"card", "race", "class", "monster", "curse"})
+_CARD_LIST_KEYS = frozenset({"cards"})
+_NOT_WORDS = frozenset({"said", "kind", "plural", "sex"})  # msgids and contexts, not shown
+
+
+def text_html(value: Any) -> Markup:
+    """``text`` for a page: the same words, escaped, with each card name that is English for
+    want of a printed one inside ``<span lang="en">``."""
+    if lang() == "en":
+        return escape(text(value))
+    marked = _names_marked(_card_texts_localized(value))
+
+    def escaped(words_of):
+        return lambda *args: str(escape(words_of(*args)))
+    return Markup(render(marked, escaped(_translate), escaped(_ngettext), escaped(_pgettext),
+                         escaped(_npgettext)))
+
+
+def _names_marked(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_names_marked(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {}
+    for k, v in value.items():
+        if isinstance(v, str) and k in _CARD_NAME_KEYS:
+            out[k] = str(card_names.as_html(*card_name_parts(v)))
+        elif isinstance(v, str) and k in _CARD_LIST_KEYS:
+            out[k] = ", ".join(str(card_names.as_html(*card_name_parts(n)))
+                               for n in card_names.split_names(v))
+        elif isinstance(v, str) and k not in _NOT_WORDS:
+            out[k] = str(escape(v))
+        else:
+            out[k] = _names_marked(v)
+    return out
 
 
 def refusal_parts(exc: EngineError) -> dict:
@@ -300,11 +350,12 @@ def localized_log(log: list[dict]) -> list[dict]:
 
 
 def say(value: Any) -> str:
-    """The template filter: a log entry, history row, event, said or plain text, in words."""
+    """The template filter: a log entry, history row, event, said or plain text, in words
+    (the engine's words marked up for a page: English card names marked ``lang="en"``)."""
     if isinstance(value, dict) and isinstance(value.get("event"), dict):
-        return text(value["event"])
+        return text_html(value["event"])
     if isinstance(value, dict) and ("said" in value or "kind" in value):
-        return text(value)
+        return text_html(value)
     if isinstance(value, dict):
         return str(value.get("text", ""))
     return text(value)

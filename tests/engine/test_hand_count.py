@@ -154,12 +154,17 @@ def test_an_enhancer_a_wandering_monster_and_a_one_shot_leave_the_hand_of_who_pl
     g.hand("Bob", 3)
     g("Ann", type="fight", player=ann, monster=monster())
     g("Bob", type="enhance", monster=0, card={"kind": "enhancer", "name": "Enraged", "bonus": 5})
+    g.hand("Bob", 4)
+    # A monster from the hand joins through a Wandering Monster from the same hand: two cards.
     g("Bob", type="add_monster", monster=monster("Bat"))
     g("Ann", type="one_shot", side="players", card={"kind": "one-shot", "name": "Potion", "bonus": 2})
-    assert hands(g, "Ann", "Bob") == [2, 1]
+    assert hands(g, "Ann", "Bob") == [2, 2]
     g("Bob", type="one_shot", side="monsters", card={"kind": "one-shot", "name": "Potion", "bonus": 2},
       from_hand=False)
-    assert hands(g, "Ann", "Bob") == [2, 1]
+    assert hands(g, "Ann", "Bob") == [2, 2]
+    g("Bob", type="one_shot", side="monsters", card={"kind": "one-shot", "name": "Potion", "bonus": 2},
+      source="door")
+    assert hands(g, "Ann", "Bob") == [2, 2]
 
 
 def test_a_one_shot_lying_on_the_table_was_not_in_the_hand():

@@ -146,7 +146,7 @@ def test_every_event_of_the_fight_is_translated():
 def test_the_events_read_as_the_history_read_before():
     lines = [render(e) for e in EVENTS]
     assert "Ann fights RAT (level 9)" in lines
-    assert "BAT (level 1) joins the fight" in lines
+    assert "BAT (level 1) joins the fight; brought by a Wandering Monster" in lines
     assert "MOUSE is removed from the fight (no level for it, its treasures still count)" in lines
     assert "ANCIENT on RAT" in lines and "POTION for the players (+3)" in lines
     assert "SLIME for the monsters (+1)" in lines

@@ -107,7 +107,12 @@ def play_everything() -> Game:
     g("ANN", type="play", player=ann, card=item("RING", gold=500))
     g("ANN", type="sell", player=ann, instances=[g.iid("ANN", "RING")], hand_gold=500)
     g("ANN", type="give", player=ann, instance=g.iid("ANN", "HAT"), to=bob)
+    g.hand("BOB", 2)
     g("BOB", type="die", player=bob)                                                  # loses HAT
+    first, second = g.state["bodies"][0]["order"]                                     # ANN, CID by level
+    names = {ann: "ANN", cid: "CID"}
+    g(names[first], type="loot", player=first, body=bob, instance=g.state["bodies"][0]["cards"][0]["iid"])
+    g(names[second], type="loot", player=second, body=bob, from_hand=True)             # looting ends
     g("CID", type="die", player=cid)                                                  # nothing
     g("ANN", type="die", player=ann)                                                  # nobody loots
     g("ANN", type="end_turn", player=ann)                                             # BOB's turn
@@ -119,6 +124,8 @@ def play_everything() -> Game:
       doubled=g.iid("BOB", "CROWN"))                                                  # 1200 gold
     g("BOB", type="play", player=bob, card=item("CAP", slot="headgear"))              # worn
     g("ANN", type="play", player=bob, card={"kind": "curse", "name": "SNATCH", "lose_slot": "headgear"})
+    g("BOB", type="die", player=bob)                                                  # FLASK in play
+    g("ANN", type="end_looting", body=bob)                                            # FLASK discarded
     return g
 
 
@@ -286,7 +293,7 @@ def test_every_event_kind_of_the_sheet_is_registered_and_played_here():
     assert SHEET_KINDS and SHEET_KINDS <= set(EVENT_WORDS)
     assert SHEET_KINDS <= played, f"never driven: {SHEET_KINDS - played}"
     # a Go Up a Level card says the table's level line; a turn ends to bring the dead back
-    assert played - SHEET_KINDS <= {"level", "end_turn"}
+    assert played - SHEET_KINDS <= {"level", "end_turn", "set_hand"}
 
 
 def test_every_event_renders_in_english_with_all_its_parameters():
@@ -302,7 +309,7 @@ def test_every_refusal_and_sheet_text_is_a_said_that_renders():
 
 
 def test_the_english_lines_read_as_before():
-    lines = [render(e) for e in play_everything().events]
+    lines = [render(e) for e in play_everything().events if e["kind"] != "set_hand"]
     assert lines[:6] == ["ANN plays HELM (equipped)", "ANN plays HAT (carried)", "ANN plays ELF",
                          "ANN unequips HELM", "ANN equips HAT", "ANN: level 1 to 3, POTION"]
     assert lines[6] == ("ANN is cursed: HEX; level 3 to 2; now female; it stays in front of them; "
@@ -313,8 +320,11 @@ def test_the_english_lines_read_as_before():
     assert lines[23] == "ANN gives HAT to BOB"
     assert lines[24] == ("BOB dies: loses HAT and the hand; looting order ANN, CID; "
                          "draws 2 from each deck on their next turn")
-    assert lines[26] == ("ANN dies: loses nothing in play and the hand; looting order nobody; "
+    assert lines[25] == "ANN takes HAT from the body of BOB"
+    assert lines[26] == "CID takes a card from the hand of BOB; 1 card of the hand discarded"
+    assert lines[28] == ("ANN dies: loses nothing in play and the hand; looting order nobody; "
                          "draws 2 from each deck on their next turn")
+    assert lines[-1] == "Looting the body of BOB ends; discarded: FLASK"
     assert render(sheet_saids()[-3]) == "Charity: 3 cards to DEE; 2 cards to CID; 2 cards to BOB"
 
 

@@ -9,11 +9,11 @@ from ..core import Context, current_fight, in_fight, own, reducer, set_level
 from .. import bad_stuff  # a monster's Bad Stuff as data
 from ..action_models import RunAwayAction
 from ..errors import BadAction, Forbidden, RuleViolation
-from ..hand import add_to_hand, take_from_hand
+from ..hand import add_to_hand, card_source, take_from_hand
 from ..state import combat_view, find_player, monster_index
 from ..vocab import SHARED_VICTORY
 from ..words import N_, event, event_words, said, said_plural
-from .sheet import one_shot_card, playing_seat
+from .sheet import card_leaves, one_shot_card, playing_seat
 
 
 event_words("fight", N_("%(name)s fights %(monster)s (level %(level)s)"))
@@ -38,9 +38,8 @@ def _start_fight(state, action, actor, ctx):
         "seed": dice.new_seed(ctx),  # the fight's dice (engine/dice.py): an undo does not buy a new roll
     }
     # The monster is mostly the door just kicked open, face up; one from the hand (looking for
-    # trouble) says so with from_hand.
-    if action.from_hand:
-        take_from_hand(player)
+    # trouble) says so with source (or from_hand).
+    card_leaves(state, action, monster, player, "door")
     return event("fight", player=player["id"], name=player["name"], monster=monster["name"],
                  level=monster["level"])
 
@@ -80,11 +79,22 @@ def _add_monster(state, action, actor, ctx):
         raise RuleViolation("no-combat", N_("the fight is past the point where monsters join"))
     monster = monster_card(state, action.monster, ctx, action.level)
     fight["monsters"].append({"card": monster, "enhancers": [], "gone": False})
-    # A monster joins mostly from a hand (a Wandering Monster's, the seat's that adds it: the
-    # Wandering Monster card itself is not named, so it is not counted); from_hand false: not.
-    if action.from_hand is not False:
-        take_from_hand(playing_seat(state, actor))
-    return event("add_monster", monster=monster["name"], level=monster["level"])
+    # A monster joins mostly from the hand of the seat that adds it, brought by a Wandering
+    # Monster from the same hand: two cards (classic, Combat). From the door or a body: the
+    # monster leaves no hand, but a Wandering Monster said to bring it still does.
+    seat = playing_seat(state, actor)
+    from_hand = card_leaves_for_monster(state, action, monster, seat)
+    wandering = action.wandering if action.wandering is not None else from_hand
+    if wandering:
+        take_from_hand(seat)
+    brought = said(N_("brought by a Wandering Monster")) if wandering else None
+    return event("add_monster", brought, monster=monster["name"], level=monster["level"])
+
+
+def card_leaves_for_monster(state: dict, action, monster: dict, seat: dict | None) -> bool:
+    """The joining monster leaves where it came from; whether that was a hand."""
+    card_leaves(state, action, monster, seat, "hand")
+    return card_source(action, "hand") == "hand"
 
 
 event_words("enhance", N_("%(card)s on %(monster)s"))
@@ -102,9 +112,8 @@ def _enhance(state, action, actor, ctx):
     if card["kind"] != "enhancer":
         raise BadAction(N_("%(card)s is not a monster enhancer."), card=card["name"])
     fight["monsters"][index]["enhancers"].append(card)
-    # An enhancer is played from the hand of the seat that plays it, unless from_hand says not.
-    if action.from_hand is not False:
-        take_from_hand(playing_seat(state, actor))
+    # An enhancer is played from the hand of the seat that plays it, unless its source says not.
+    card_leaves(state, action, card, playing_seat(state, actor), "hand")
     return event("enhance", card=card["name"], monster=fight["monsters"][index]["card"]["name"])
 
 
@@ -179,10 +188,10 @@ def _one_shot(state, action, actor, ctx):
     if card["kind"] not in ("one-shot", "ally", "other", "item"):
         raise BadAction(N_("%(card)s cannot be played as a one-shot."), card=card["name"])
     fight["one_shots"].append({"side": side, "card": card, "by": actor.player})
-    # A card named by ``card`` leaves the hand of the seat that plays it (from_hand false: it
-    # was just drawn); one named by ``instance`` came off the table, not from a hand.
-    if action.instance is None and action.from_hand is not False:
-        take_from_hand(playing_seat(state, actor))
+    # A card named by ``card`` leaves where it came from (mostly the hand of the seat that
+    # plays it); one named by ``instance`` came off the table, not from a hand.
+    if action.instance is None:
+        card_leaves(state, action, card, playing_seat(state, actor), "hand")
     bonus = card.get("bonus", 0)
     return event(ONE_SHOT_WORDS[side], card=card["name"], side=side, bonus=bonus,
                  signed="%+d" % bonus)

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from .. import character, sheet
+from .. import character, looting, sheet
 from . import divine
 from ..core import Context, in_fight, level_event, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
-from ..hand import new_hand, take_from_hand
+from ..hand import add_to_hand, card_source, new_hand, take_from_hand
 from ..action_models import OneShotAction
 from ..readset import unrecorded
 from ..state import find_card, find_player, next_id
@@ -23,20 +23,39 @@ def playing_seat(state: dict, actor) -> dict | None:
     return next((p for p in state["players"] if p["id"] == actor.player), None)
 
 
+def card_leaves(state: dict, action, card: dict, holder: dict | None, default: str) -> None:
+    """The played ``card`` leaves where it came from (``hand.card_source``): ``holder``'s
+    hand, the door (nothing to count), or a dead player's body, where it spends ``holder``'s
+    pick of the looting (engine/looting.py)."""
+    source = card_source(action, default)
+    if source == "hand":
+        take_from_hand(holder)
+    elif source == "body":
+        if holder is None:
+            raise BadAction(N_("A card from a body is taken by a player: play it from that player's phone."))
+        body = looting.find_body(state, getattr(action, "body", None))
+        looting.take(state, body, holder, card_id=card.get("id") if card.get("set") != "house" else None,
+                     unseen=True)
+        _end_looting_if_done(state, body)
+
+
+def _end_looting_if_done(state: dict, body: dict) -> None:
+    if looting.done(body):
+        looting.close(state, body)
+
+
 @reducer("play")
 def _play(state, action, actor, ctx):
     target = find_player(state, action.player)
     card = ctx.card(state, action.card)
     happened = _put(state, target, card, actor, ctx)
-    from_hand = action.from_hand
-    if from_hand is None:
-        # What a table mostly means: a card comes from the hand, but for a curse on oneself
-        # (the door just kicked open: ruling curse-from-door) and Divine Intervention (played
-        # as soon as it is drawn).
-        from_hand = not (divine.is_divine_intervention(card)
-                         or (card["kind"] == "curse" and actor.player == target["id"]))
-    if from_hand:
-        take_from_hand(_hand_of(state, card, target, actor))
+    # What a table mostly means: a card comes from the hand, but for a curse on oneself
+    # (the door just kicked open: ruling curse-from-door) and Divine Intervention (played
+    # as soon as it is drawn), which come from the door.
+    from_door = (divine.is_divine_intervention(card)
+                 or (card["kind"] == "curse" and actor.player == target["id"]))
+    holder = target if card_source(action, "door") == "body" else _hand_of(state, card, target, actor)
+    card_leaves(state, action, card, holder, "door" if from_door else "hand")
     return happened
 
 
@@ -287,21 +306,69 @@ event_words("die_bare", N_("%(name)s dies: loses nothing in play and the hand"))
 
 def kill(state: dict, player: dict, ctx: Context) -> dict:
     """The player dies (the die action, or Bad Stuff): an event of kind ``die``/``die_bare``."""
+    hand = player.get("hand")
     lost = sheet.death(player, ctx.edition)
     with unrecorded(state):  # death is never refused for who loots first: no verdict reads it
         order = sheet.looting_order(state, player, ctx.rng)
+    # The hand and the cards lost in play are laid out as the body, looted in that order.
+    looting.lay_out(state, player, lost, hand, order)
     player["dead"] = True
     fight = state.get("combat")
     if fight and fight["stage"] == "fighting" and fight.get("helper") == player["id"]:
         fight["helper"] = None
     looters = [find_player(state, pid)["name"] for pid in order]
-    looting = (said(N_("looting order %(players)s"), players=", ".join(looters), order=order)
-               if looters else said(N_("looting order nobody")))
+    order_said = (said(N_("looting order %(players)s"), players=", ".join(looters), order=order)
+                  if looters else said(N_("looting order nobody")))
     each = new_hand(ctx.rules)
     # The hand is gone (sheet.death); the new character's is drawn when the player's next turn
     # begins (core.begin_turn), from each deck (rule dead-redraw).
     player["redraw"] = 2 * each
     redraw = said_plural("draws %(n)s from each deck on their next turn", "draws %(n)s from each deck on their next turn",
                          each)
-    return event("die" if lost else "die_bare", looting, redraw, player=player["id"],
+    return event("die" if lost else "die_bare", order_said, redraw, player=player["id"],
                  name=player["name"], cards=", ".join(c["card"]["name"] for c in lost))
+
+
+event_words("loot", N_("%(name)s takes %(card)s from the body of %(body_name)s"))
+event_words("loot_hand", N_("%(name)s takes a card from the hand of %(body_name)s"))
+event_words("end_looting", N_("Looting the body of %(body_name)s ends"))
+
+
+@reducer("loot")
+def _loot(state, action, actor, ctx):
+    """One card from a body into the looter's hand (engine/looting.py; every edition's Death)."""
+    looter = own(state, action, actor)
+    body = looting.find_body(state, action.body)
+    if (action.instance is None) == (not action.from_hand):
+        raise BadAction(N_("Name the card taken: 'instance' (a card the body had in play) or "
+                           "'from_hand': true (an unseen card of its hand)."))
+    taken = looting.take(state, body, looter, instance=action.instance, unseen=bool(action.from_hand))
+    looting.into_hand(looter)
+    ended = _leftovers(state, body) if looting.done(body) else []
+    if taken is None:
+        return event("loot_hand", *ended, player=looter["id"], name=looter["name"], sex=looter["sex"],
+                     body=body["player"], body_name=body["name"])
+    return event("loot", *ended, player=looter["id"], name=looter["name"], sex=looter["sex"],
+                 body=body["player"], body_name=body["name"], card=taken["card"]["name"],
+                 iid=taken["iid"])
+
+
+@reducer("end_looting")
+def _end_looting(state, action, actor, ctx):
+    """Anyone at the table may end the looting (a looter who passes, a phone gone quiet)."""
+    if not actor.seated:
+        raise Forbidden(N_("Only a player or the host can do that."))
+    body = looting.find_body(state, action.body)
+    return event("end_looting", *_leftovers(state, body), body=body["player"], body_name=body["name"])
+
+
+def _leftovers(state: dict, body: dict) -> list[dict]:
+    """The body leaves the table: saids of what is discarded (the body is empty: says so)."""
+    left = looting.close(state, body)
+    parts = []
+    if left["cards"]:
+        parts.append(said(N_("discarded: %(cards)s"), cards=", ".join(left["cards"])))
+    if left["hand"]:
+        parts.append(said_plural("%(n)s card of the hand discarded", "%(n)s cards of the hand discarded",
+                                 left["hand"]))
+    return parts or [said(N_("looting is over"))]
