@@ -257,6 +257,15 @@ class SellAction(ActionModel):
     from_hand: Optional[Annotated[StrictInt, Field(ge=0, le=60)]] = None
 
 
+class DrawAction(ActionModel):
+    """player takes count cards face down into the hand: looting the room, a door card kept
+    after kicking the door, a card a rule deals. deck: which deck, when it matters (the log)."""
+    type: Literal["draw"]
+    player: PlayerId
+    count: Annotated[StrictInt, Field(ge=1, le=20)] = 1
+    deck: Optional[Literal["door", "treasure"]] = None
+
+
 class LootAction(ActionModel):
     """player (the looter) takes one card from the body of the dead player body: the card
     instance the body had in play, or from_hand true: one unseen card of the body's hand. It
@@ -445,7 +454,7 @@ class RemoveHouseCardAction(ActionModel):
 MODELS: tuple[type[ActionModel], ...] = (
     LevelAction, GearAction, SetSexAction, SetTurnAction, EndTurnAction, SetHandAction,
     SetVariantAction, SetWinningLevelAction, RenameAction, JoinAction, RemovePlayerAction, LockTableAction, PlayAction, DiscardAction,
-    EquipAction, SellAction, GiveAction, DieAction, LootAction, EndLootingAction, FightAction, AddMonsterAction, EnhanceAction,
+    EquipAction, SellAction, GiveAction, DieAction, DrawAction, LootAction, EndLootingAction, FightAction, AddMonsterAction, EnhanceAction,
     RemoveMonsterAction, OneShotAction, HelpAction, StopHelpingAction, ResolveAction,
     RunAwayAction, SacrificeAllyAction, CloseFightAction, ConfirmBadStuffAction, OfferAction, AcceptOfferAction,
     DeclineOfferAction, AddHouseCardAction, ImportHouseCardsAction, RemoveHouseCardAction,

@@ -574,6 +574,7 @@ _BUILDERS: dict[str, Callable[[_Table], list[Candidate]]] = {
     "sell": _sell,
     "give": _give,
     "die": _for("seats"),
+    "draw": _for("seats"),
     "loot": _loot,
     "end_looting": _end_looting,
     # fights

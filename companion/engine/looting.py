@@ -142,3 +142,24 @@ def close_all(state: dict) -> None:
     """A new turn begins: any looting still open ends, its leftovers discarded."""
     if state.get("bodies"):
         state["bodies"] = []
+
+
+def bodies_for(state: dict, pid: int | None) -> list[dict]:
+    """The open bodies ``pid`` may take its next card from now (its pick is next)."""
+    if pid is None:
+        return []
+    return [b for b in bodies(state) if next_looter(b) == pid]
+
+
+def likely_source(state: dict, pid: int | None, card: dict) -> str:
+    """Where a card a phone is about to play most likely came from, the choice shown first
+    ("hand", "door", or "body:<dead player's id>"): a card lying on a body this seat loots
+    next comes from there; a monster outside a fight was just kicked open (the door); a
+    monster, an enhancer, a one-shot or anything else played otherwise comes from the hand."""
+    for body in bodies_for(state, pid):
+        if any(e["card"].get("id") == card.get("id") for e in body["cards"]):
+            return f"body:{body['player']}"
+    fight = state.get("combat")
+    if card.get("kind") == "monster" and not (fight and fight.get("stage") == "fighting"):
+        return "door"
+    return "hand"

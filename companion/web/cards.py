@@ -10,7 +10,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from companion import engine
-from companion.engine import Actor
+from companion.engine import Actor, looting
 from companion.catalog import (CatalogError, export_cards, import_cards, load_catalog,
                                localized_card)
 from companion.store import NotFound
@@ -136,6 +136,10 @@ def card_page(set_, name_id):
                        players={p["id"]: p for p in public["players"]})
         # What this phone may do with this very card: the engine's list, nothing decided here.
         context.update(_allowed_context(state, actor, card=card_id))
+        # Where the card most likely came from, and the bodies this seat loots next: the
+        # engine's (engine/looting.py), shown as the one-tap choice above the moves.
+        context.update(likely_source=looting.likely_source(state, me, card),
+                       loot_bodies=looting.bodies_for(state, me))
         if me is not None and card["kind"] == "monster":
             # Whether this phone may start a fight with it is the engine's call, with its reason
             # (a monster whose level the catalog lacks cannot be fought from here: it says so).

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import re
 from typing import Annotated, Any, Literal, get_args, get_origin
+from urllib.parse import parse_qsl
+
+from werkzeug.datastructures import MultiDict
 
 from companion.engine.card_schema import normalize_kind
 from companion.engine.action_models import BY_TYPE, INLINE_TAG, field_type
@@ -50,6 +53,26 @@ def _convert(shape: str, values: list[str]) -> Any:
     return value
 
 
+def _with_pressed_button(form):
+    """One form may offer several actions that share a choice (the card page: where the card
+    came from, then Fight / Add to my cards ...): the pressed button's ``_fields`` holds its
+    own fields as a query string, and ``_source`` ("hand", "door" or "body:<id>") becomes
+    ``source`` (and ``body``)."""
+    picked, source = form.get("_fields"), form.get("_source")
+    if not picked and not source:
+        return form
+    merged = MultiDict(parse_qsl(picked or "", keep_blank_values=True))
+    for key in form.keys():
+        if key not in merged and key not in ("_fields", "_source"):
+            merged.setlist(key, form.getlist(key))
+    if source:
+        kind, _, body = source.partition(":")
+        merged["source"] = kind
+        if body:
+            merged["body"] = body
+    return merged
+
+
 def action_from_form(form) -> dict:
     """Turn an HTML form into the same action JSON the API takes.
 
@@ -62,6 +85,7 @@ def action_from_form(form) -> dict:
     offer both. Text that is not a number where one is needed is passed on as it is, for the
     engine to refuse with a message naming the field. Never raises.
     """
+    form = _with_pressed_button(form)
     kind = form.get("type", "")
     model = BY_TYPE.get(kind)
     action: dict[str, Any] = {}

@@ -42,6 +42,7 @@ VALID = {
     "sell": {"type": "sell", "player": 1, "instances": [4, 5], "hand_gold": 300},
     "give": {"type": "give", "player": 1, "instance": 4, "to": 2},
     "die": {"type": "die", "player": 1},
+    "draw": {"type": "draw", "player": 1, "count": 1, "deck": "door"},
     "loot": {"type": "loot", "player": 2, "body": 1, "from_hand": True},
     "end_looting": {"type": "end_looting", "body": 1},
     "fight": {"type": "fight", "player": 1, "monster": {"kind": "monster", "name": "Blob", "level": 8,

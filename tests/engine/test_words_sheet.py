@@ -126,6 +126,10 @@ def play_everything() -> Game:
     g("ANN", type="play", player=bob, card={"kind": "curse", "name": "SNATCH", "lose_slot": "headgear"})
     g("BOB", type="die", player=bob)                                                  # FLASK in play
     g("ANN", type="end_looting", body=bob)                                            # FLASK discarded
+    g("ANN", type="draw", player=ann)
+    g("ANN", type="draw", player=ann, deck="door")                                     # looting the room
+    g("ANN", type="draw", player=ann, deck="treasure")
+    g("ANN", type="draw", player=ann, count=3)
     return g
 
 
@@ -324,7 +328,9 @@ def test_the_english_lines_read_as_before():
     assert lines[26] == "CID takes a card from the hand of BOB; 1 card of the hand discarded"
     assert lines[28] == ("ANN dies: loses nothing in play and the hand; looting order nobody; "
                          "draws 2 from each deck on their next turn")
-    assert lines[-1] == "Looting the body of BOB ends; discarded: FLASK"
+    assert lines[-5] == "Looting the body of BOB ends; discarded: FLASK"
+    assert lines[-4:] == ["ANN draws a card face down", "ANN draws a door card face down",
+                          "ANN draws a treasure face down", "ANN draws cards face down: 3"]
     assert render(sheet_saids()[-3]) == "Charity: 3 cards to DEE; 2 cards to CID; 2 cards to BOB"
 
 

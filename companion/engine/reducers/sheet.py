@@ -329,6 +329,26 @@ def kill(state: dict, player: dict, ctx: Context) -> dict:
                  name=player["name"], cards=", ".join(c["card"]["name"] for c in lost))
 
 
+event_words("draw", N_("%(name)s draws a card face down"))
+event_words("draw_door", N_("%(name)s draws a door card face down"))
+event_words("draw_treasure", N_("%(name)s draws a treasure face down"))
+event_words("draw_several", N_("%(name)s draws cards face down: %(n)s"))
+
+
+@reducer("draw")
+def _draw(state, action, actor, ctx):
+    """Cards into the hand the app cannot see drawn otherwise (looting the room, a door card
+    kept): the count follows them. A dead character receives no cards (rule dead-no-cards)."""
+    player = own(state, action, actor)
+    if player["dead"]:
+        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
+                            name=player["name"], sex=player["sex"])
+    add_to_hand(player, action.count)
+    kind = ("draw_several" if action.count > 1 else
+            {"door": "draw_door", "treasure": "draw_treasure"}.get(action.deck or "", "draw"))
+    return event(kind, player=player["id"], name=player["name"], sex=player["sex"], n=action.count)
+
+
 event_words("loot", N_("%(name)s takes %(card)s from the body of %(body_name)s"))
 event_words("loot_hand", N_("%(name)s takes a card from the hand of %(body_name)s"))
 event_words("end_looting", N_("Looting the body of %(body_name)s ends"))
