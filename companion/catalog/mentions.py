@@ -2,7 +2,7 @@
 
 The arbiter shows a named card's catalog facts beside the rulings. A card is named
 when its printed name or one of its ``aka`` names appears in the question as whole words, after
-the catalog's own normalization (case, accents and punctuation dropped: "3872 orcs" names the
+the catalog's own normalization; a name printed on the card in another language counts too (case, accents and punctuation dropped: "3872 orcs" names the
 3,872 Orcs). A question word may carry a plural or possessive "s" ("pit bulls" names the Pit
 Bull). One-word names of races, classes and enhancers ("Elf", "Thief", "Baby", "Mate") are the
 game's own vocabulary, which the rulings already answer, so only their longer names count.
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from . import load_catalog
 from .search import normalize_text
 
 #: kinds whose one-word names are words of the rules rather than of one card
@@ -20,8 +21,11 @@ _VOCABULARY_KINDS = frozenset({"race", "class", "half-breed", "super-munchkin", 
 
 
 def _names(card: dict) -> list[tuple[str, ...]]:
+    """The card's names as words: printed in English, its ``aka``, and as printed in every
+    other language's edition (a German player asks about the "Sabbernder Schleim")."""
     out = []
-    for raw in [card.get("name") or ""] + list(card.get("aka") or ()):
+    printed = load_catalog().printed.every_name(card["id"]) if isinstance(card.get("id"), str) else []
+    for raw in [card.get("name") or ""] + list(card.get("aka") or ()) + printed:
         words = tuple(normalize_text(raw).split())
         if not words or (len(words) == 1 and card.get("kind") in _VOCABULARY_KINDS):
             continue
