@@ -269,7 +269,7 @@ def test_every_condition_per_and_drawback_of_the_data_has_a_check():
     assert {f.alias or name for name, f in schema.Condition.model_fields.items()} == set(CONDITION_CHECKS)
     assert set(PERS) == {"empty_hand"}
     for where, eff in used_effects():
-        assert set(eff) <= {"stat", "value", "if", "per", "drawback"}, where
+        assert set(eff) <= {"stat", "value", "if", "per", "drawback", "choice", "printing"}, where
         assert set(eff.get("if") or {}) <= set(CONDITION_CHECKS), where
     for where, step in used_steps():
         assert set(step.get("if") or {}) <= set(CONDITION_CHECKS), where

@@ -273,7 +273,8 @@ def test_an_undone_change_is_left_out_of_the_chronicle_whatever_it_was(app, clie
         assert _chronicle(app, table.code) == kept, action
     # A won fight, its kills and its helper, taken back in one undo.
     table.act("Ann", {"type": "fight", "player": ann, "monster": {"kind": "monster", "name": "Ogre", "level": 2}})
-    table.act("Bob", {"type": "help", "player": bob})
+    table.act("Bob", {"type": "help", "player": bob})  # an offer: Ann says yes
+    table.act("Ann", {"type": "accept_help", "player": bob})
     kept = _chronicle(app, table.code)
     table.act("Ann", {"type": "resolve"})
     assert [(p["kills"], p["helped"]) for p in _chronicle(app, table.code)["players"]] == [(1, 0), (0, 1)]

@@ -202,7 +202,8 @@ def fight(client):
     ann, bob = table.ids["Ann"], table.ids["Bob"]
     table.act("Ann", {"type": "fight", "player": ann,
                       "monster": {"kind": "monster", "name": "Ogre", "level": 6}})
-    table.act("Bob", {"type": "help", "player": bob})
+    table.act("Bob", {"type": "help", "player": bob})  # Bob offers; Ann, fighting, says yes
+    table.act("Ann", {"type": "accept_help", "player": bob})
     return table
 
 

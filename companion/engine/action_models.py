@@ -352,9 +352,33 @@ class OneShotAction(ActionModel):
 
 
 class HelpAction(ActionModel):
+    """player helps in the fight. Sent by the fighter (or the host): their own choice, at once.
+    Sent by the helper's own seat: an offer to help for free, which waits for the fighter's
+    accept_help or decline_help (every edition, Asking For Help). forced: a card makes them
+    help (Tails), at once."""
     type: Literal["help"]
     player: PlayerId
     forced: StrictBool = False
+
+
+class ChaseAwayAction(ActionModel):
+    """player, facing the monster at index monster, takes its card's option to chase it away
+    (a Cleric and the Wannabe Vampire): its treasures count, no level for it."""
+    type: Literal["chase_away"]
+    player: PlayerId
+    monster: MonsterIndex = None  # type: ignore[assignment]  # left out: the only monster
+
+
+class AcceptHelpAction(ActionModel):
+    """The fighter accepts the help player offered."""
+    type: Literal["accept_help"]
+    player: PlayerId
+
+
+class DeclineHelpAction(ActionModel):
+    """The fighter turns down the help player offered (or the volunteer takes the offer back)."""
+    type: Literal["decline_help"]
+    player: PlayerId
 
 
 class StopHelpingAction(ActionModel):
@@ -455,7 +479,7 @@ MODELS: tuple[type[ActionModel], ...] = (
     LevelAction, GearAction, SetSexAction, SetTurnAction, EndTurnAction, SetHandAction,
     SetVariantAction, SetWinningLevelAction, RenameAction, JoinAction, RemovePlayerAction, LockTableAction, PlayAction, DiscardAction,
     EquipAction, SellAction, GiveAction, DieAction, DrawAction, LootAction, EndLootingAction, FightAction, AddMonsterAction, EnhanceAction,
-    RemoveMonsterAction, OneShotAction, HelpAction, StopHelpingAction, ResolveAction,
+    RemoveMonsterAction, OneShotAction, HelpAction, AcceptHelpAction, DeclineHelpAction, ChaseAwayAction, StopHelpingAction, ResolveAction,
     RunAwayAction, SacrificeAllyAction, CloseFightAction, ConfirmBadStuffAction, OfferAction, AcceptOfferAction,
     DeclineOfferAction, AddHouseCardAction, ImportHouseCardsAction, RemoveHouseCardAction,
     UsePowerAction,

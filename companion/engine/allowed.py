@@ -583,7 +583,11 @@ _BUILDERS: dict[str, Callable[[_Table], list[Candidate]]] = {
     "enhance": _with_card("enhance", lambda t: ({"monster": i} for i in range(len(t.monsters)))),
     "remove_monster": _remove_monster,
     "one_shot": _one_shot,
-    "help": _for("seats", {}, {"forced": True}),
+    "help": lambda t: [({"player": p, **v}, {}) for p in t.everyone for v in ({}, {"forced": True})],
+    "chase_away": lambda t: [({"player": p, "monster": i}, {}) for p in t.seats
+                             for i in range(len(t.monsters))],
+    "accept_help": lambda t: [({"player": v}, {}) for v in t.fight.get("volunteers") or ()],
+    "decline_help": lambda t: [({"player": v}, {}) for v in t.fight.get("volunteers") or ()],
     "stop_helping": _no_params,
     "resolve": _no_params,
     "run_away": _run_away,

@@ -119,6 +119,12 @@ class Effect(_Strict):
     if_: Optional[Condition] = Field(default=None, alias="if")
     per: Optional[Per] = None
     drawback: StrictBool = False
+    # The card words it as an option (a Cleric *may* chase the Wannabe Vampire away): offered
+    # to the player who may take it (an action), never applied for them.
+    choice: StrictBool = False
+    # Where printings of the card differ: "box" holds under the box's printed rules only,
+    # "current" under the publisher's current card text only (the table's official_updates).
+    printing: Optional[Literal["box", "current"]] = None
 
     @model_validator(mode="after")
     def _value_needed(self):
@@ -374,8 +380,13 @@ _NULL_IS_FACT = {"gold"}
 
 def _effect_dict(effect: Effect) -> dict:
     cond = effect.if_.model_dump(by_alias=True, exclude_none=True) if effect.if_ else {}
-    return {"stat": effect.stat, "value": effect.value, "if": cond, "per": effect.per,
-            "drawback": effect.drawback}
+    out = {"stat": effect.stat, "value": effect.value, "if": cond, "per": effect.per,
+           "drawback": effect.drawback}
+    if effect.choice:  # only where the card gives a choice: other cards' dicts stay as they were
+        out["choice"] = True
+    if effect.printing:
+        out["printing"] = effect.printing
+    return out
 
 
 def normalize(model: _Card, fields_set: set[str]) -> dict:

@@ -360,8 +360,17 @@ def _character_effects(player: Player, edition: Edition) -> list[Effect]:
         for eff in card.get("effects") or []:
             if eff.get("drawback") and (kind, card_slug(card)) in shed:
                 continue
+            if not printing_holds(eff, edition):
+                continue
             out.append(_tagged(eff, card, entry["iid"]))
     return out
+
+
+def printing_holds(thing: dict, edition: Edition) -> bool:
+    """Whether an effect (or power) of one printing of a card holds at this table: "box" under
+    the printed rules, "current" under the publisher's current card (official updates)."""
+    printing = thing.get("printing") if isinstance(thing, dict) else getattr(thing, "printing", None)
+    return printing is None or (printing == "current") == edition.current_printings
 
 
 def meets(cond: dict | None, player: Player, edition: Edition, *,

@@ -7,9 +7,24 @@ rules that bind: one helper, the living only, what may be promised, and the ledg
 from __future__ import annotations
 
 from .action_models import OfferAction
+from .combat import fight_rules
 from .errors import BadAction, RuleViolation
 from .rules import TableRules
 from .words import N_, said, said_plural
+
+
+def help_forbidden_by(fight: dict) -> dict | None:
+    """The monster in the fight that nobody may help against (Gazebo: ``no_help``), or None."""
+    return next((m for m in fight.get("monsters") or ()
+                 if not m.get("gone") and fight_rules(m, "no_help")), None)
+
+
+def check_no_help(fight: dict) -> None:
+    """Asked before anyone is asked: joining, an offer, a bribe (card rule monster-no-help)."""
+    lone = help_forbidden_by(fight)
+    if lone is not None:
+        raise RuleViolation("monster-no-help", N_("nobody may help against %(monster)s"),
+                            monster=lone["card"].get("name") or said(N_("Monster")))
 
 
 def check_join(state: dict, fight: dict, player: dict) -> None:
@@ -23,6 +38,7 @@ def check_join(state: dict, fight: dict, player: dict) -> None:
     if fight.get("helper") not in (None, player["id"]):
         helper = next(p for p in state["players"] if p["id"] == fight["helper"])
         raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=helper["name"])
+    check_no_help(fight)
 
 
 # The rule that keeps forced help out of a fight for the win: printed in Tails, and the official

@@ -57,6 +57,11 @@ class Edition:
     # after a failed roll, nothing when the roll escapes (official updates; ruling
     # ``wizard-flight-timing``).
     flight_after_failed_roll: bool = False
+    # Which printing of a card its effects follow where printings differ (``Effect.printing``,
+    # a power's ``printing``): the box's (False) or the publisher's current card (True,
+    # official updates). The classic Halfling: -1 to run away in the box's rulebook; a second
+    # try after a failed roll on the later card (ruling ``halfling-printing``).
+    current_printings: bool = False
     notes: tuple[str, ...] = field(default=())
 
     @property
@@ -126,7 +131,7 @@ def get(edition_id: str) -> Edition:
 # edition (the rulings: companion/rulebase/rulings/official.json); the current Wizard card
 # discards Flight's cards after a failed run-away roll (rulings/powers.json).
 OFFICIAL_CHANGES = {"fight_ends_without_monsters": True, "forced_help_never_wins": True,
-                    "flight_after_failed_roll": True}
+                    "flight_after_failed_roll": True, "current_printings": True}
 
 
 def in_play(edition: Edition, official_updates: bool) -> Edition:

@@ -39,9 +39,13 @@ def helper_options(*, fighter: dict, others: list[dict], monsters: list[dict],
     """
     out = []
     helper_id = None if helper is None else helper.get("id")
+    lone = next((m for m in monsters if not m.get("gone") and combat.fight_rules(m, "no_help")), None)
     for other in others:
         why = None
-        if other.get("id") == fighter.get("id"):
+        if lone is not None:  # Gazebo: nobody is asked, the finder says why (monster-no-help)
+            why = said(N_("nobody may help against %(monster)s"),
+                       monster=lone["card"].get("name") or said(N_("Monster")))
+        elif other.get("id") == fighter.get("id"):
             why = said(N_("%(name)s is the one fighting"), name=_name(other))
         elif helper_id is not None and other.get("id") == helper_id:
             why = said(N_("%(name)s is already helping"), name=_name(other))

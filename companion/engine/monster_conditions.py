@@ -30,15 +30,44 @@ from __future__ import annotations
 from . import character, sheet
 from .combat import fight_rules
 from .core import Context
-from .errors import RuleViolation
+from .errors import BadAction, RuleViolation
 from .reducers.fight import end_if_no_monsters, finish_if_nobody_runs
 from .state import combat_view, find_player
 from .words import N_, said
 
 # the events of a player joining a fight as its helper
-JOINED = frozenset({"help", "help_forced", "accept_offer"})
+JOINED = frozenset({"help", "help_forced", "accept_offer", "accept_help"})
 # the events of a fight being decided
 DECIDED = frozenset({"fight_won", "fight_lost"})
+
+
+def _auto_escape_possible(state: dict, fight: dict) -> bool:
+    """A monster or a runner's card gives an escape without a roll (Potted Plant): cheap
+    first look before the escape rows are worked out."""
+    if _has(fight, "auto_escape"):
+        return True
+    runners = [p for p in state["players"] if p["id"] in (fight["fighter"], fight.get("helper"))]
+    return any(e.get("stat") == "auto_escape" for p in runners for c in p["cards"]
+               for e in c["card"].get("effects") or ())
+
+
+def chase_away_choice(state: dict, fight: dict, player: dict, index: int, ctx: Context) -> list[dict]:
+    """``player`` takes the card's option to chase the monster at stored ``index`` away (a
+    Cleric and the Wannabe Vampire): marked gone, its treasures count, no level for it."""
+    monster = fight["monsters"][index]
+    offered = [e for e in monster["card"].get("effects") or ()
+               if e.get("stat") == "chase_away" and e.get("choice")
+               and character.meets(e.get("if"), player, ctx.edition)]
+    if monster.get("gone") or not offered:
+        raise BadAction(N_("%(name)s cannot chase %(monster)s away."), name=player["name"],
+                        monster=monster["card"].get("name") or said(N_("Monster")))
+    monster["gone"] = True
+    monster["chased_by"] = player["id"]
+    out = [said(N_("%(name)s chases %(monster)s away: its treasures count, no level for it"),
+                player=player["id"], name=player["name"],
+                monster=monster["card"].get("name") or said(N_("Monster")))]
+    ended = end_if_no_monsters(state, ctx)
+    return out + [ended] if ended else out
 
 
 def _has(fight: dict, stat: str) -> bool:
@@ -57,8 +86,8 @@ def chase_away(state: dict, fight: dict, ctx: Context) -> list[dict]:
         if monster.get("gone"):
             continue
         for eff in monster["card"].get("effects") or ():
-            if eff.get("stat") != "chase_away" or not eff.get("value", True):
-                continue
+            if eff.get("stat") != "chase_away" or not eff.get("value", True) or eff.get("choice"):
+                continue  # a card's "may" is the player's choice: the chase_away action
             who = next((p for p in facing if character.meets(eff.get("if"), p, ctx.edition)), None)
             if who is None:
                 continue
@@ -73,20 +102,28 @@ def chase_away(state: dict, fight: dict, ctx: Context) -> list[dict]:
 
 
 def not_pursued(state: dict, fight: dict, ctx: Context) -> list[dict]:
-    """Record an escape without a roll for every player a monster does not pursue."""
+    """Record an escape without a roll for every player a monster does not pursue, or who
+    escapes it automatically (Potted Plant): no die is offered, none is rolled."""
     view = combat_view(state, helpers=False)
     done = {(e["player"], e["monster"]) for e in fight["escapes"]}
     names = {m["index"]: m["name"] for m in view["monsters"]}
     out = []
     for row in view["escape"]:
         key = (row["player"], row["monster"])
-        if not row.get("not_pursued") or key in done or find_player(state, row["player"])["dead"]:
+        if not (row.get("not_pursued") or row.get("auto")) or key in done \
+                or find_player(state, row["player"])["dead"]:
             continue
-        fight["escapes"].append({"player": row["player"], "monster": row["monster"],
-                                 "roll": None, "escaped": True, "not_pursued": True})
         player = find_player(state, row["player"])
-        out.append(said(N_("%(monster)s does not pursue %(name)s: escaped without a roll"),
-                        player=player["id"], name=player["name"], monster=names[row["monster"]]))
+        if row.get("not_pursued"):
+            fight["escapes"].append({"player": row["player"], "monster": row["monster"],
+                                     "roll": None, "escaped": True, "not_pursued": True})
+            out.append(said(N_("%(monster)s does not pursue %(name)s: escaped without a roll"),
+                            player=player["id"], name=player["name"], monster=names[row["monster"]]))
+        else:
+            fight["escapes"].append({"player": row["player"], "monster": row["monster"],
+                                     "roll": None, "escaped": True, "auto": True})
+            out.append(said(N_("%(name)s escapes %(monster)s automatically, without a roll"),
+                            player=player["id"], name=player["name"], monster=names[row["monster"]]))
     if out:
         finish_if_nobody_runs(state, fight)
     return out
@@ -184,7 +221,7 @@ def after_action(state: dict, happened: dict, ctx: Context) -> dict:
         parts += discard_item_first(state, fight, ctx, happened)
     if fight["stage"] == "fighting" and _has(fight, "chase_away"):
         parts += chase_away(state, fight, ctx)
-    if fight["stage"] == "running" and _has(fight, "no_pursuit"):
+    if fight["stage"] == "running" and (_has(fight, "no_pursuit") or _auto_escape_possible(state, fight)):
         parts += not_pursued(state, fight, ctx)
     if fight["stage"] == "running" and any(fight_rules(m, "drop_to_escape") for m in fight["monsters"]):
         parts += drop_to_escape(state, fight, happened)

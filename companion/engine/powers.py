@@ -92,6 +92,9 @@ class Power:
     value: int | None = None
     tag: str | None = None
     roll_needs: int | None = None
+    # Where the card's printings differ: "current" is on the publisher's current card only
+    # (a table on the box's printed rules has no such power; ``character.printing_holds``).
+    printing: str | None = None
 
     def __post_init__(self):
         assert self.effect in EFFECTS and self.when in TIMINGS, self.id
@@ -173,7 +176,8 @@ CLASSIC = (
           "sell", "halfling-double-sale"),
     Power("halfling-second-try", "race", "halfling", N_("Second try"),
           N_("When a run-away roll fails, discard a card and roll once more."),
-          "second_try", "power-running", cost=ONE, when="running", limit="once_per_monster"),
+          "second_try", "power-running", cost=ONE, when="running", limit="once_per_monster",
+          printing="current"),
     Power("elf-helper-levels", "race", "elf", N_("Levels for helping"),
           N_("+1 to run away, and a level per monster killed when you help (already counted)."),
           "passive", "power-passive"),

@@ -249,6 +249,7 @@ def combat_view(state: dict, *, helpers: bool = True) -> dict | None:
                                 else None)
     view["helpers"] = options
     view["offers"] = stored.get("offers", [])
+    view["volunteers"] = stored.get("volunteers", [])  # offers to help waiting for the fighter
     view["deal"] = stored.get("deal")
     view["escapes"] = stored.get("escapes", [])
     view["result"] = stored.get("result")

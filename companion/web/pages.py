@@ -197,6 +197,8 @@ def _view_context(code: str, focus: int | None = None) -> dict:
         focus = me if me in players else (sheets[0] if sheets else None)
     allowed = _allowed_context(stored, actor)
     context = {"state": state, "stored": stored, "actor": actor, "me": me, "focus": focus, "sheets": sheets,
+               # whose device this is, for labels only (what it may do is ``allowed``'s)
+               "device_role": "host" if actor.host else "seat",
                "player": players.get(focus), "players": players, **_edition_cards(state["edition"]),
                **allowed, **_addressed_to(state, focus)}
     context["sheet"] = lambda: sections.sheet(context)  # kept while they come out the same
@@ -228,6 +230,14 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
                 terms = f"{offer.get('treasures')}-{offer.get('pick_first')}-{items}"
                 calls.append({"about": "offer", "key": f"offer-{fight['fighter']}-{focus}-{terms}",
                               "player": focus, "fighter": fight["fighter"], "offer": offer})
+        # Help offered from a helper's phone waits for the fighter's yes (accept_help).
+        for volunteer in fight.get("volunteers") or ():
+            if focus == fight["fighter"]:
+                calls.append({"about": "help_offer", "key": f"help-offer-{fight['fighter']}-{volunteer}",
+                              "player": focus, "volunteer": volunteer})
+            elif focus == volunteer:
+                calls.append({"about": "help_waiting", "key": f"help-waiting-{fight['fighter']}-{focus}",
+                              "player": focus, "fighter": fight["fighter"]})
         if fight.get("helper") == focus and fight.get("helper_forced"):
             calls.append({"about": "forced_help", "key": f"forced-{fight['fighter']}-{focus}",
                           "player": focus, "fighter": fight["fighter"]})
@@ -240,6 +250,11 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
                     and entry.get("seq", 0) > started):
                 calls.append({"about": "declined", "key": f"declined-{entry.get('seq')}",
                               "player": focus, "helper": said_no.get("player")})
+            # A fighter who turned help down tells the volunteer (a call they dismiss).
+            if (said_no.get("kind") == "decline_help" and said_no.get("player") == focus
+                    and entry.get("seq", 0) > started):
+                calls.append({"about": "help_declined", "key": f"help-declined-{entry.get('seq')}",
+                              "player": focus, "fighter": said_no.get("to")})
     my_turn = state.get("turn") == focus and not state.get("winners")
     dead = any(p["id"] == focus and p.get("dead") for p in state.get("players", ()))
     if my_turn and not fight and not dead:

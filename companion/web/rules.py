@@ -236,10 +236,15 @@ def api_search():
                     "cards": _named_cards(q, edition, lang), "moment": moment})
 
 
+# Refusals that say nothing about the rule asked for: the game is over for every action, so a
+# question about help after a win still ranks the rulings about help first.
+NOT_ABOUT_THE_ACTION = frozenset({"game-over"})
+
+
 def _verdict_ruling_first(found: list[dict], moment: dict | None) -> list[dict]:
     """The ruling a refusal cites goes first, under the verdict: the general rule for it."""
     rule = (moment or {}).get("verdict", {}).get("rule")
-    if not rule:
+    if not rule or rule in NOT_ABOUT_THE_ACTION:
         return found
     cited = rulebase.get_ruling(rule)
     return [cited] + [r for r in found if r["id"] != rule] if cited else found

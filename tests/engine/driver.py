@@ -183,6 +183,14 @@ class Game:
         self("host", type="set_hand", player=self.ids[name], count=count)
         return self
 
+    def helps(self, name) -> dict:
+        """``name`` offers to help and the fighter accepts (every edition, Asking For Help):
+        the accept's event."""
+        pid = self.ids[name]
+        self(name, type="help", player=pid)
+        fighter = self.state["combat"]["fighter"]
+        return self(next(n for n, i in self.ids.items() if i == fighter), type="accept_help", player=pid)
+
     def fight(self, who="Ann", *monsters):
         """``who`` fights the first of ``monsters`` (an Ogre when none); the host adds the rest."""
         self(who, type="fight", player=self.ids[who], monster=monsters[0] if monsters else dict(OGRE))

@@ -305,7 +305,7 @@ def test_spell_skool_rupert_and_the_ex_librarian():
 def test_only_one_helper_and_a_volunteer_may_not_back_out():
     g = Game("classic")
     g("Ann", type="fight", player=g.ids["Ann"], monster={"kind": "monster", "name": "Rat", "level": 9})
-    g("Bob", type="help", player=g.ids["Bob"])
+    g.helps("Bob")
     assert g.refused("Cid", type="help", player=g.ids["Cid"]).rule == "helper-limit"
     assert g.refused("Bob", type="stop_helping").rule == "voluntary-helper-stays"
 
@@ -335,7 +335,7 @@ def test_a_kill_gives_a_level_per_monster_and_an_elf_helper_levels_in_classic():
     g("Bob", type="play", player=g.ids["Bob"], card="classic/elf")
     g("Ann", type="fight", player=g.ids["Ann"], monster={"kind": "monster", "name": "Rat", "level": 3})
     g("Cid", type="add_monster", monster={"kind": "monster", "name": "Bat", "level": 3, "treasures": 2})
-    g("Bob", type="help", player=g.ids["Bob"])
+    g.helps("Bob")
     g("Ann", type="resolve")
     assert g.p("Ann")["level"] == 8 and g.p("Bob")["level"] == 3
 
@@ -398,7 +398,7 @@ def test_the_shared_victory_variant_lets_the_helper_win_too():
     g("host", type="set_variant", variant="shared_victory", on=True)
     g("Ann", type="level", player=g.ids["Ann"], delta=8, source="kill")
     g("Ann", type="fight", player=g.ids["Ann"], monster={"kind": "monster", "name": "Rat", "level": 12})
-    g("Bob", type="help", player=g.ids["Bob"])
+    g.helps("Bob")
     g("Bob", type="gear", player=g.ids["Bob"], delta=10)
     g("Ann", type="resolve")
     assert set(g.state["winners"]) == {g.ids["Ann"], g.ids["Bob"]}

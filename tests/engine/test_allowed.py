@@ -73,7 +73,7 @@ def test_the_helper_may_not_offer_a_bribe_and_only_the_offered_player_may_accept
     assert t.allowed("Cid")["accept_offer"] == [{"player": cid}]
     assert t.allowed("Cid")["decline_offer"] == [{"player": cid}]
     assert "accept_offer" not in t.allowed("Bob") and "accept_offer" not in t.allowed("Ann")
-    t("Bob", type="help", player=bob)
+    t.helps("Bob")
     assert "offer" not in t.allowed("Bob")  # the helper bribes nobody
     assert "accept_offer" not in t.allowed("Cid")  # one helper at a time
     assert "help" not in t.allowed("Dee")

@@ -91,14 +91,34 @@ def test_a_human_chases_the_human_rights_activist_away_a_win_without_a_kill():
         t("host", type="add_monster", monster="tails/human-rights-activist", level=10)
 
 
-def test_a_cleric_chases_the_wannabe_vampire_away_and_a_classic_fight_waits_for_its_end():
+def test_a_cleric_may_chase_the_wannabe_vampire_away_and_a_classic_fight_waits_for_its_end():
+    # The card's "may": the Cleric is offered the chase, and nothing happens until she takes it.
     t = Game("classic")
     t.play("Ann", "classic/cleric")
     line = t.line("host", type="fight", player=t.ids["Ann"], monster="classic/wannabe-vampire")
+    assert "chases" not in line and t.view["monsters"][0]["gone"] is False
+    assert t.may("Ann", "chase_away", player=t.ids["Ann"], monster=0)
+    line = t.line("Ann", type="chase_away", player=t.ids["Ann"], monster=0)
     assert "Ann chases Wannabe Vampire away" in line
     assert "it is over" not in line and t.view["stage"] == "fighting"  # classic prints no end
     line = t.line("host", type="resolve")
     assert line.startswith("Ann wins") and t.p("Ann")["level"] == 1
+
+
+def test_a_cleric_may_instead_fight_the_wannabe_vampire_for_the_level():
+    t = Game("classic")
+    t.play("Ann", "classic/cleric")
+    t.level("Ann", 9)
+    t("host", type="fight", player=t.ids["Ann"], monster="classic/wannabe-vampire", level=5)
+    line = t.line("Ann", type="resolve")
+    assert line.startswith("Ann wins") and t.p("Ann")["level"] == 10
+
+
+def test_only_a_cleric_is_offered_the_chase():
+    t = Game("classic")
+    t("host", type="fight", player=t.ids["Ann"], monster="classic/wannabe-vampire")
+    assert not t.may("Ann", "chase_away", player=t.ids["Ann"], monster=0)
+    t.refused("Ann", BadAction, type="chase_away", player=t.ids["Ann"], monster=0)
 
 
 def test_a_human_helper_chases_it_away_from_a_dog_fighter():
@@ -106,7 +126,7 @@ def test_a_human_helper_chases_it_away_from_a_dog_fighter():
     t.play("Ann", "tails/dog")
     t("host", type="fight", player=t.ids["Ann"], monster="tails/human-rights-activist", level=10)
     assert t.view["monsters"][0]["gone"] is False  # a Dog does not chase it
-    line = t.line("Bob", type="help", player=t.ids["Bob"])  # Bob has no race card: a Human
+    line = render(t.helps("Bob"))  # Bob has no race card: a Human
     assert "Bob chases Human Rights Activist away" in line
     assert t.view["monsters"][0]["gone"] is True
 
@@ -277,7 +297,7 @@ def test_a_cleric_helper_chases_the_wannabe_vampire_away_full_treasure_no_level(
     t.play("Bob", "classic/cleric")
     t("host", type="fight", player=t.ids["Ann"], monster="classic/wannabe-vampire")
     assert t.view["monsters"][0]["gone"] is False
-    t("Bob", type="help", player=t.ids["Bob"])
+    t.helps("Bob")
     t("host", type="resolve")
     assert t.view["rewards"]["treasures"] == 3 and t.p("Ann")["level"] == 1
 

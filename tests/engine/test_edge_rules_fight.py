@@ -90,7 +90,7 @@ def test_a_voluntary_helper_still_shares_the_victory():
     g.state["variants"]["shared_victory"] = True
     g("Ann", type="level", player=g.ids["Ann"], delta=8)
     g("Ann", type="fight", player=g.ids["Ann"], monster=monster("Rat", 3))
-    g("Bob", type="help", player=g.ids["Bob"])
+    g.helps("Bob")
     g("Ann", type="resolve")
     assert g.state["winners"] == [g.ids["Ann"], g.ids["Bob"]]
 
@@ -106,7 +106,7 @@ def test_tails_forced_helper_backs_out_only_once_the_fight_is_for_the_win():
     g("Cid", type="add_monster", monster=monster("Bat", 1))
     g("Bob", type="stop_helping")
     assert g.stored["helper"] is None
-    g("Cid", type="help", player=g.ids["Cid"])
+    g.helps("Cid")
     assert g.refused("Cid", type="stop_helping").rule == "voluntary-helper-stays"
 
 
@@ -147,7 +147,7 @@ def test_the_helper_cannot_bring_a_new_item_into_the_fight(edition):
     # Items: the fight is finished with the equipment one has.
     g = Game(edition)
     g("Ann", type="fight", player=g.ids["Ann"], monster=monster("Rat", 9))
-    g("Bob", type="help", player=g.ids["Bob"])
+    g.helps("Bob")
     sword = {"kind": "item", "name": "Big Sword", "bonus": 5, "slot": "1-hand", "gold": 400}
     assert g.refused("Bob", type="play", player=g.ids["Bob"], card=sword).rule == "no-equip-in-combat"
     assert g.refused("Ann", type="play", player=g.ids["Ann"], card=sword).rule == "no-equip-in-combat"
@@ -159,7 +159,7 @@ def test_the_helper_cannot_become_a_dog_mid_fight_but_the_fighter_may_play_a_cla
     # fighter's example plays a Wizard mid-fight); the helper is not on their turn.
     g = Game("tails")
     g("Ann", type="fight", player=g.ids["Ann"], monster=monster("Rat", 9))
-    g("Bob", type="help", player=g.ids["Bob"])
+    g.helps("Bob")
     before = g.view["players_strength"]
     assert g.refused("Bob", type="play", player=g.ids["Bob"], card="tails/dog").rule == \
         "play-class-timing"
@@ -296,7 +296,7 @@ def test_yuppie_water_counts_for_an_elf_helper_whoever_plays_it():
     g = Game("classic")
     g("Bob", type="play", player=g.ids["Bob"], card="classic/elf")
     g("Ann", type="fight", player=g.ids["Ann"], monster=monster("Troll", 10))
-    g("Bob", type="help", player=g.ids["Bob"])
+    g.helps("Bob")
     before = g.view["players_strength"]
     g("Ann", type="one_shot", side="players", card="classic/yuppie-water")
     assert g.view["players_strength"] == before + 2

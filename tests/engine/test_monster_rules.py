@@ -53,7 +53,7 @@ def test_insurance_salesman_counts_only_bonuses_not_levels():
     g("Ann", type="fight", player=g.ids["Ann"], monster=cid("Insurance Salesman"))
     assert g.view["level_ignored"] is True
     assert g.view["fighter_strength"] == 3  # the Sword alone; level 6 does not count
-    g("Bob", type="help", player=g.ids["Bob"])
+    g.helps("Bob")
     assert g.view["players_strength"] == 3  # Bob's level 5 does not count either
     # the same fight against a plain monster counts both levels
     plain = Game("classic")
@@ -88,7 +88,7 @@ def test_nobody_may_help_against_the_gazebo():
 def test_a_helper_already_in_drops_out_when_the_gazebo_joins():
     g = Game("classic")
     g("Ann", type="fight", player=g.ids["Ann"], monster={"kind": "monster", "name": "Rat", "level": 1})
-    g("Bob", type="help", player=g.ids["Bob"])
+    g.helps("Bob")
     line = g.line("host", type="add_monster", monster=cid("Gazebo"))
     assert g.stored["helper"] is None and g.view["helper"] is None
     assert "nobody may help against Gazebo" in line
@@ -96,11 +96,14 @@ def test_a_helper_already_in_drops_out_when_the_gazebo_joins():
 
 # ---------------------------------------------------------------- Stoned Golem
 
-def test_anyone_but_a_halfling_walks_past_the_stoned_golem():
+def test_anyone_but_a_halfling_walks_past_the_stoned_golem_with_no_roll_offered():
     g = Game("classic")
-    g.lose_to(cid("Stoned Golem"), roll=1)  # a roll of 1 would never escape a monster
+    g("Ann", type="fight", player=g.ids["Ann"], monster=cid("Stoned Golem"))
+    line = g.line("Ann", type="resolve")
+    assert "Ann escapes Stoned Golem automatically, without a roll" in line
     row = g.view["escape"][0]
-    assert row["auto"] is True and row["escaped"] is True
+    assert row["auto"] is True and row["escaped"] is True and row["roll"] is None
+    assert not g.may("Ann", "run_away", player=g.ids["Ann"], monster=0)  # no die to roll
     assert g.p("Ann")["dead"] is False and g.p("Ann")["level"] == 1
 
 
@@ -211,7 +214,7 @@ def test_pukachu_gives_a_level_more_with_no_help_and_no_bonus():
     helped = Game("classic")
     at_level(helped, "Ann", 7)
     helped("Ann", type="fight", player=helped.ids["Ann"], monster=cid("Pukachu"))
-    helped("Bob", type="help", player=helped.ids["Bob"])
+    helped.helps("Bob")
     assert helped.view["monsters"][0]["levels"] == 1
 
 

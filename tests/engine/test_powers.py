@@ -60,7 +60,7 @@ def test_berserking_costs_one_to_three_cards_and_no_more_than_the_hand():
 
 def test_a_helping_warrior_berserks_for_the_helper_column():
     g = Game().give("Bob", cls("Warrior"), hand=3).fight()
-    g("Bob", type="help", player=g.ids["Bob"])
+    g.helps("Bob")
     g.power("Bob", "warrior-berserking", from_hand=2)
     assert g.view["helper_strength"] == 1 + 2 and g.view["fighter_strength"] == 1
 
@@ -129,7 +129,7 @@ def test_turning_gives_three_per_card_only_against_undead_and_three_cards_a_figh
 
 def test_backstab_is_minus_two_once_per_victim_per_fight_on_someone_in_it():
     g = Game().give("Cid", cls("Thief"), hand=4).fight()
-    g("Bob", type="help", player=g.ids["Bob"])
+    g.helps("Bob")
     g.power("Cid", "thief-backstab", target=g.ids["Ann"], from_hand=1)
     assert g.view["fighter_strength"] == 1 - 2
     assert g.refused_power("Cid", "thief-backstab", target=g.ids["Ann"], from_hand=1).rule == "power-backstab-once"
@@ -206,7 +206,8 @@ def test_charm_is_for_a_monster_still_in_a_fight_being_fought():
 # --- classic: Halfling --------------------------------------------------------------------
 
 def test_the_halflings_second_try_rolls_a_failed_roll_again_for_a_card_once_per_roll():
-    g = Game().give("Ann", race("Halfling"), hand=2).fight("Ann", monster("Ogre", 9))
+    # The later Halfling card's power: a table on the publisher's current rulings.
+    g = Game(official=True).give("Ann", race("Halfling"), hand=2).fight("Ann", monster("Ogre", 9))
     g("Ann", type="resolve")
     # Not before a roll: there is no failed roll to roll again.
     assert g.refused_power("Ann", "halfling-second-try", monster=0, from_hand=1).rule == "power-running"
@@ -221,7 +222,7 @@ def test_the_halflings_second_try_rolls_a_failed_roll_again_for_a_card_once_per_
 
 
 def test_a_second_try_that_fails_too_is_caught_and_a_halfling_may_let_the_first_roll_stand():
-    g = Game().give("Ann", race("Halfling"), hand=2).fight("Ann", monster("Ogre", 9))
+    g = Game(official=True).give("Ann", race("Halfling"), hand=2).fight("Ann", monster("Ogre", 9))
     g("Ann", type="resolve")
     g("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)
     line = render(g.power("Ann", "halfling-second-try", monster=0, from_hand=1, roll=2))
@@ -379,3 +380,26 @@ def test_allowed_powers_are_all_accepted_and_no_hand_goes_below_zero(edition, se
         elif g.state["combat"]["stage"] == "fighting":
             g("Ann", type="resolve")
         assert all(p["hand"] >= 0 for p in g.state["players"])
+
+
+# --- the classic Halfling by printing (ruling halfling-printing) -----------------------------
+
+def _halfling_running(official: bool) -> Game:
+    g = Game(official=official).give("Ann", "classic/halfling", hand=2).fight("Ann", monster("Ogre", 9))
+    g("Ann", type="resolve")
+    return g
+
+
+def test_the_box_halfling_runs_at_minus_one_and_has_no_second_try():
+    g = _halfling_running(official=False)
+    assert g.view["escape"][0]["needs"] == 6  # 5 or more, -1 for the Halfling
+    line = g.line("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)
+    assert "unless a second try" not in line and "caught" in line
+    refusal = _halfling_running(official=False).refused_power("Ann", "halfling-second-try", monster=0, from_hand=1)
+    assert refusal.rule == "halfling-printing"
+
+
+def test_the_current_halfling_card_runs_without_the_penalty_and_gets_its_second_try():
+    g = _halfling_running(official=True)
+    assert g.view["escape"][0]["needs"] == 5
+    assert "unless a second try" in g.line("Ann", type="run_away", player=g.ids["Ann"], monster=0, roll=1)

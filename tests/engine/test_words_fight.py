@@ -33,10 +33,11 @@ FIGHT_KINDS = {
     "fight", "add_monster", "enhance", "remove_monster", "one_shot_players", "one_shot_monsters",
     "help", "help_forced", "stop_helping", "fight_lost", "fight_won", "escape", "caught",
     "sacrifice_ally", "close_fight", "offer", "accept_offer", "decline_offer",
+    "help_offered", "accept_help", "decline_help", "withdraw_help",
 }
 FIGHT_ACTIONS = {"fight", "add_monster", "enhance", "remove_monster", "one_shot", "help",
                  "stop_helping", "resolve", "run_away", "sacrifice_ally", "close_fight", "offer",
-                 "accept_offer", "decline_offer"}
+                 "accept_offer", "decline_offer", "accept_help", "decline_help"}
 
 # Parameters that may hold plain text: facts (player and card names, a card's own Bad Stuff
 # text, race or class ids, an edition's name, a number written with its sign), never words.
@@ -114,7 +115,16 @@ def fight_events() -> tuple[list[dict], list[dict], dict]:
     t("host", type="help", player=t.ids["Bob"], forced=True)
     t("Cid", type="add_monster", monster=monster("BAT", 1))
     t("Bob", type="stop_helping")
+    t("Cid", type="help", player=t.ids["Cid"])                     # an offer, for Ann to answer
+    t("Ann", type="decline_help", player=t.ids["Cid"])
     t("Cid", type="help", player=t.ids["Cid"])
+    t("Cid", type="decline_help", player=t.ids["Cid"])             # taken back
+    t("Ann", type="help", player=t.ids["Cid"])                     # the fighter's own choice
+    events, views = events + fight_events_of(t), views + t.views
+    # An offer the fighter takes.
+    t = Game("classic")
+    t("Ann", type="fight", player=t.ids["Ann"], monster=monster("RAT", 9))
+    t.helps("Bob")
     events, views = events + fight_events_of(t), views + t.views
 
     # Oz: an ally is sacrificed instead of rolling.
@@ -163,6 +173,9 @@ def test_the_events_read_as_the_history_read_before():
     assert "Ann rolls 6 against BLOB (needs 5): escapes" in lines
     assert any(line.startswith("Ann rolls 1 against DEATH (needs 5): caught! Ann dies") for line in lines)
     assert "Bob helps Ann (forced by a card)" in lines and "Cid helps Ann" in lines
+    assert "Ann accepts the help of Bob" in lines
+    assert "Cid offers to help Ann" in lines and "Ann turns down the help of Cid" in lines
+    assert "Cid takes back the offer to help" in lines
     assert "Bob stops helping" in lines and "The fight is cleared from the table" in lines
     assert "Ann sacrifices TOTO and escapes every monster" in lines
 
@@ -300,7 +313,7 @@ def refusals() -> list[EngineError]:
     t.state["players"][2]["dead"] = True
     out.append(t.refused("Cid", EngineError, type="help", player=cid))
     t.state["players"][2]["dead"] = False
-    t("Bob", type="help", player=bob)
+    t.helps("Bob")
     out.append(t.refused("Cid", EngineError, type="help", player=cid))
     out.append(t.refused("Bob", EngineError, type="stop_helping"))
     t("Ann", type="add_monster", monster=monster("OGRE", 30))

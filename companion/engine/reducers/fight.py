@@ -199,25 +199,83 @@ def _one_shot(state, action, actor, ctx):
 
 event_words("help", N_("%(name)s helps %(fighter)s"))
 event_words("help_forced", N_("%(name)s helps %(fighter)s (forced by a card)"))
+event_words("help_offered", N_("%(name)s offers to help %(fighter)s"))
+event_words("accept_help", N_("%(fighter)s accepts the help of %(name)s"))
+event_words("decline_help", N_("%(fighter)s turns down the help of %(name)s"))
+event_words("withdraw_help", N_("%(name)s takes back the offer to help"))
 
 
 @reducer("help")
 def _help(state, action, actor, ctx):
     fight = current_fight(state)
-    player = own(state, action, actor)
+    player = find_player(state, action.player)
+    if not (actor.may_act_for(player["id"]) or actor.may_act_for(fight["fighter"])):
+        raise Forbidden(N_("Only %(name)s, the fighter or the host can do that."), name=player["name"])
     forced = action.forced
     deals.check_join(state, fight, player)
     if fight.get("helper") == player["id"] and (forced or not fight.get("helper_forced")):
         # Already helping: nothing to join (a forced helper may still say it stays by choice).
         raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=player["name"])
+    fighter = find_player(state, fight["fighter"])
     if forced:
         deals.check_forced(state, fight, player, ctx.rules,
                            combat_view(state, helpers=False)["for_the_win"])
-    fight["helper"] = player["id"]
-    fight["helper_forced"] = forced
+    elif not actor.may_act_for(fighter["id"]):
+        # Offered from the helper's own phone: the fighter decides whether to take it
+        # (every edition, Asking For Help; ruling help-needs-fighter).
+        if player["id"] in (fight.get("volunteers") or ()):
+            raise RuleViolation("help-needs-fighter", N_("%(name)s has already offered to help"),
+                                name=player["name"])
+        fight["volunteers"] = list(fight.get("volunteers") or ()) + [player["id"]]
+        return event("help_offered", player=player["id"], name=player["name"], to=fighter["id"],
+                     fighter=fighter["name"])
+    _join_as_helper(fight, player, forced)
     gendered = {"sex": player["sex"]} if forced else {}  # "(forcée par une carte)"
     return event("help_forced" if forced else "help", player=player["id"], name=player["name"],
-                 to=fight["fighter"], fighter=find_player(state, fight["fighter"])["name"], **gendered)
+                 to=fight["fighter"], fighter=fighter["name"], **gendered)
+
+
+def _join_as_helper(fight: dict, player: dict, forced: bool) -> None:
+    fight["helper"] = player["id"]
+    fight["helper_forced"] = forced
+    fight["volunteers"] = []  # one helper: the other offers lapse
+
+
+def _volunteer(state: dict, fight: dict, pid: int) -> dict:
+    if pid not in (fight.get("volunteers") or ()):
+        raise BadAction(N_("%(name)s has not offered to help."), name=find_player(state, pid)["name"])
+    return find_player(state, pid)
+
+
+@reducer("accept_help")
+def _accept_help(state, action, actor, ctx):
+    """The fighter takes the help a player offered (every edition, Asking For Help)."""
+    fight = current_fight(state)
+    fighter = find_player(state, fight["fighter"])
+    if not actor.may_act_for(fighter["id"]):
+        raise RuleViolation("help-needs-fighter", N_("only %(name)s, the one fighting, accepts help"),
+                            name=fighter["name"])
+    helper = _volunteer(state, fight, action.player)
+    deals.check_join(state, fight, helper)
+    _join_as_helper(fight, helper, False)
+    return event("accept_help", player=helper["id"], name=helper["name"], to=fighter["id"],
+                 fighter=fighter["name"])
+
+
+@reducer("decline_help")
+def _decline_help(state, action, actor, ctx):
+    """The fighter turns an offer of help down; the volunteer may also take it back."""
+    fight = current_fight(state)
+    fighter = find_player(state, fight["fighter"])
+    helper = _volunteer(state, fight, action.player)
+    if not (actor.may_act_for(fighter["id"]) or actor.may_act_for(helper["id"])):
+        raise RuleViolation("help-needs-fighter", N_("only %(name)s, the one fighting, turns help down"),
+                            name=fighter["name"])
+    fight["volunteers"] = [pid for pid in fight["volunteers"] if pid != helper["id"]]
+    if actor.player == helper["id"] and not actor.may_act_for(fighter["id"]):
+        return event("withdraw_help", player=helper["id"], name=helper["name"], to=fighter["id"])
+    return event("decline_help", player=helper["id"], name=helper["name"], to=fighter["id"],
+                 fighter=fighter["name"])
 
 
 event_words("stop_helping", N_("%(name)s stops helping"))
@@ -419,7 +477,7 @@ def second_try_open(state: dict, fight: dict, player: dict, index: int, ctx: Con
     (rule power-running): the player holds one (the Halfling's second try), has not used it
     for that roll, and has a card to discard for it (a hand, or another card in play)."""
     for power in powers.for_edition(ctx.edition.id).values():
-        if power.effect != "second_try":
+        if power.effect != "second_try" or not character.printing_holds(power, ctx.edition):
             continue
         if not any(e["card"].get("kind") == power.kind and character.card_slug(e["card"]) == power.holder
                    for e in player["cards"]):

@@ -48,6 +48,11 @@ def _use_power(state, action, actor, ctx):
     if power is None:
         raise RuleViolation("power-not-in-edition", N_("%(edition)s has no power %(power)s"),
                             edition=said(ctx.edition.name), power=action.power)
+    if not character.printing_holds(power, ctx.edition):
+        # The Halfling's second try is the later card's; the box's rulebook gives a penalty.
+        raise RuleViolation("halfling-printing", N_("%(power)s is on the later printing of the card, "
+                                                    "and this table plays the box's printed rules"),
+                            power=said(power.name))
     if power.passive:
         raise RuleViolation("power-passive", N_("%(power)s works by itself and is already counted"),
                             power=said(power.name))
