@@ -63,8 +63,10 @@ def test_three_phones_fight_help_and_enhance_and_see_the_same_numbers(server, ph
     # Mel, a Dog, helps for free: Mel 3 + 4 helping, Chuck 12 + 3 helped by someone = 22.
     helpers = mel_phone.locator("#helpers")
     expect(helpers.locator(f'li[data-helper="{mel}"]')).to_contain_text("would win by 1")
-    # The offer to help is on top of Mel's screen, whichever section she has open.
-    mel_phone.locator("#fight-now").get_by_role("button", name="Help for free").click()
+    # The offer to help is on top of Mel's screen, whichever section she has open; Chuck,
+    # fighting, says yes on his.
+    mel_phone.locator("#fight-now").get_by_role("button", name="Offer to help").click()
+    chuck_phone.locator("#calls").get_by_role("button", name="Accept the help").click()
     same_numbers(mel_phone, [chuck_phone, rex_phone], 22, 21)
     expect(rex_phone.locator("#fight-h")).to_contain_text("Chuck + Mel vs Corral Snake")
     expect(rex_phone.locator("#verdict")).to_contain_text("Players win by 1")

@@ -87,7 +87,7 @@ def test_the_fight_offers_and_refusals_reach_every_phone_inside_its_screen(serve
     give_up = ann_phone.get_by_role("button", name="Give up: run away")
     expect(give_up).to_be_in_viewport(ratio=1)
     expect(ann_phone.get_by_role("link", name="Ask for help")).to_be_in_viewport(ratio=1)
-    expect(cid_phone.get_by_role("button", name="Help for free")).to_be_in_viewport(ratio=1)
+    expect(cid_phone.get_by_role("button", name="Offer to help")).to_be_in_viewport(ratio=1)
     # Bob's open tab survived the live updates.
     expect(bob_phone.locator("#game")).to_have_attribute("data-tab", "table")
     expect(bob_phone.locator("#tab-table")).to_be_visible()

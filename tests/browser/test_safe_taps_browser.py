@@ -1,7 +1,7 @@
 """Taps that cannot go wrong (issue 25, item 4), on phones: the host watching someone else's
 fight finds its moves apart, named for whose fight it is, and asked before they act; clearing
 a fight that is not decided asks first and the log says what it was; a helper already helping
-is not offered "Help for free"; a declined bribe tells the fighter."""
+is not offered "Offer to help"; a declined bribe tells the fighter."""
 
 from __future__ import annotations
 
@@ -68,9 +68,12 @@ def test_a_helper_is_not_offered_to_help_again_and_a_declined_bribe_tells_the_fi
     declined.get_by_role("button", name="OK").click()
     expect(declined).to_be_hidden()
 
-    # Cid helps for free; then his phone no longer offers it.
-    help_free = cid_phone.get_by_role("button", name="Help for free")
+    # Cid offers to help; while Ann decides his phone no longer offers it; Ann says yes.
+    help_free = cid_phone.get_by_role("button", name="Offer to help")
     help_free.click()
-    expect(cid_phone.locator("#fight-h")).to_contain_text("Ann + Cid vs Gazebo")
+    expect(cid_phone.locator("#calls")).to_contain_text("waiting for a yes")
     expect(help_free).to_have_count(0)
     expect(cid_phone.locator("#notice .toast").get_by_role("button", name="Undo")).to_be_visible()
+    ann_phone.locator("#calls").get_by_role("button", name="Accept the help").click()
+    expect(cid_phone.locator("#fight-h")).to_contain_text("Ann + Cid vs Gazebo", timeout=5000)
+    expect(help_free).to_have_count(0)

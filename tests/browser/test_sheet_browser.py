@@ -13,9 +13,9 @@ from .conftest import shot
 class Table:
     """A game created and seated through the JSON API (the UI under test starts later)."""
 
-    def __init__(self, server, edition: str = "classic"):
+    def __init__(self, server, edition: str = "classic", **fields):
         self.server = server
-        answer = requests.post(f"{server.url}/api/games", json={"edition": edition}, timeout=10)
+        answer = requests.post(f"{server.url}/api/games", json={"edition": edition, **fields}, timeout=10)
         answer.raise_for_status()
         self.code = answer.json()["code"]
         self.host_token = answer.json()["host_token"]
