@@ -197,7 +197,9 @@ def test_the_rules_api_answers_russian_with_lang_ru(client):
     assert CYRILLIC.search(body["answer"])
     assert english["lang"] == "en" and english["fallback"] is False
     assert set(english) <= set(body), "the fields the API had stay"
-    assert body["citation"] == english["citation"]
+    # The citation names the same book and sections, as the Russian edition titles them.
+    assert body["citation"] == rulebase.localized_citation(english["citation"], "ru")
+    assert body["citation"].startswith("Munchkin Tails, ") and CYRILLIC.search(body["citation"])
 
 
 def test_the_rules_api_honours_accept_language_and_searches_in_russian(client):

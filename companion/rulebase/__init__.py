@@ -386,6 +386,39 @@ def citation_for(ruling: dict | str, edition: str | None) -> str:
     return f"Not in {book}; {cites[0]['source']}"
 
 
+@lru_cache(maxsize=1)
+def _citation_words() -> dict:
+    path = Path(__file__).resolve().parent / "translations" / "citations.json"
+    return json.loads(path.read_text(encoding="utf-8"))["languages"]
+
+
+_NOT_IN = re.compile(r"^Not in (.+?); (.*)$")
+_PAGE = re.compile(r"\(p\. (\d+)\)")
+
+
+def localized_citation(text: str | None, lang) -> str:
+    """A citation as a reader of ``lang`` reads it: the rulebook's name and each section as
+    that language's edition titles them (``translations/citations.json``, where a source gives
+    them, else our translation), page marks in the language's form. Parts it does not know stay
+    as they are; English is returned unchanged."""
+    want = normalize_lang(lang)
+    words = _citation_words().get(want)
+    if not text or words is None:
+        return text or ""
+    note = _NOT_IN.match(text)
+    if note:
+        edition = next((e for e, phrase in _BOOK_NOTE.items() if phrase == note.group(1)), None)
+        book = words["books"].get(BOOKS.get(edition, ""), BOOKS.get(edition, note.group(1)))
+        return words["not_in"] % {"book": book} + "; " + localized_citation(note.group(2), want)
+    book, sep, rest = text.partition(", ")
+    if sep and book in words["books"]:
+        head, sections = words["books"][book] + ", ", rest
+    else:
+        head, sections = "", text
+    parts = [words["sections"].get(part, part) for part in sections.split("; ")]
+    return _PAGE.sub(lambda m: f"({words['page']} {m.group(1)})", head + "; ".join(parts))
+
+
 def official_for(ruling: dict | str, edition: str | None) -> dict | None:
     """The ruling's official part when it covers ``edition`` (any edition when None), else None."""
     if isinstance(ruling, str):
@@ -479,6 +512,6 @@ def search(q: str, edition: str | None = None, limit: int = 10,
 
 __all__ = ["BOOKS", "EDITION_IDS", "OFFICIAL_PUBLISHER", "RulebaseError", "SOURCE_LANG", "all_rulings", "applies",
            "citation_for", "explain", "get_ruling", "load_rulings", "load_translations",
-           "localized", "missing_translations", "normalize_lang", "official_for", "reload",
+           "localized", "localized_citation", "missing_translations", "normalize_lang", "official_for", "reload",
            "ruling_for_edition", "rulings_for_topic", "search", "UNSEEN_SECTIONS",
            "topics", "validate_record"]

@@ -50,7 +50,8 @@ def describe(exc: BaseException) -> tuple[int, dict, int | None]:
     if isinstance(exc, RuleViolation):
         parts = refusal_parts(exc)
         return exc.status, {**exc.as_dict(), "message": error_message(exc), "detail": parts["detail"],
-                            "answer": parts["answer"], "answer_lang": parts["answer_lang"]}, None
+                            "answer": parts["answer"], "answer_lang": parts["answer_lang"],
+                            "citation": parts["citation"]}, None
     if isinstance(exc, EngineError):
         return exc.status, {"message": error_message(exc)}, None
     if isinstance(exc, StoreError):

@@ -111,7 +111,14 @@ def _lang() -> str:
 def _shown(ruling: dict, edition: str | None, official: bool, lang: str) -> dict:
     """The ruling as a phone gets it: citation for the edition, both answers in the table's
     order, texts in ``lang``."""
-    return rulebase.localized(rulebase.ruling_for_edition(ruling, edition, official), lang)
+    shown = rulebase.localized(rulebase.ruling_for_edition(ruling, edition, official), lang)
+    # Citations as the reader's edition titles the rulebook and its sections.
+    shown["citation"] = rulebase.localized_citation(shown.get("citation"), lang)
+    for answer in shown.get("answers") or ():
+        answer["source"] = rulebase.localized_citation(answer.get("source"), lang)
+    for cite in shown.get("citations") or ():
+        cite["source"] = rulebase.localized_citation(cite.get("source"), lang)
+    return shown
 
 
 def _context() -> dict:

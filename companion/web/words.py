@@ -318,7 +318,7 @@ def refusal_parts(exc: EngineError) -> dict:
     this game broke it (``detail``, translated in every language)."""
     detail = text(exc.said) if exc.said else (exc.message or "")
     if not isinstance(exc, RuleViolation):
-        return {"answer": "", "answer_lang": lang(), "detail": detail}
+        return {"answer": "", "answer_lang": lang(), "detail": detail, "citation": ""}
     answer, answer_lang = exc.message or exc.rule, "en"
     if exc.edition:
         answer, _citation = rulebase.explain(exc.rule, exc.edition, lang=lang(),
@@ -326,7 +326,9 @@ def refusal_parts(exc: EngineError) -> dict:
         want = rulebase.normalize_lang(lang())
         answer_lang = "en" if exc.rule in rulebase.missing_translations(want) else want
     return {"answer": answer, "answer_lang": answer_lang,
-            "detail": text(exc.detail_said) if exc.detail_said else ""}
+            "detail": text(exc.detail_said) if exc.detail_said else "",
+            # the rulebook and section as the reader's edition titles them (rulebase)
+            "citation": rulebase.localized_citation(exc.citation, lang())}
 
 
 def error_message(exc: EngineError) -> str:
@@ -438,8 +440,9 @@ def verdict(state: dict, action: Any, actor) -> dict:
     try:
         engine.apply(state, action, actor)
     except RuleViolation as exc:
+        parts = refusal_parts(exc)
         return {"allowed": False, **exc.as_dict(), "message": error_message(exc),
-                "detail": refusal_parts(exc)["detail"]}
+                "detail": parts["detail"], "citation": parts["citation"]}
     except (BadAction, Forbidden) as exc:
         return {"allowed": False, "message": error_message(exc), "rule": None, "citation": None}
     return {"allowed": True, "message": gettext("Allowed."), "rule": None, "citation": None}
