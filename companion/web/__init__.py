@@ -13,8 +13,8 @@ from . import (api, assets, calculator, cards, errors, languages, limits, pages,
                security)
 from .card_words import card_name
 from .icons import icon
-from .words import (install_template_words, localized_name, printed_name_html, remember_language,
-                    say, set_name, term_word)
+from .words import (install_template_words, localized_name, printed_name_html, quoted,
+                    remember_language, say, set_name, term_word)
 
 
 def init_app(app: Flask) -> None:
@@ -58,6 +58,7 @@ def _template_words(app: Flask) -> None:
     app.add_template_filter(localized_name, "localized_name")
     app.add_template_filter(printed_name_html, "printed")
     app.add_template_filter(localized_name, "printed_text")
+    app.add_template_global(quoted, "quoted")  # the reader's language's quotation marks
     app.add_template_global(icon, "icon")  # {{ icon("skull") }}: an icon from static/icons.svg
     app.after_request(remember_language)  # ?lang= is kept in the lang cookie for the next page
 

@@ -222,6 +222,17 @@ def _translate(msgid: str) -> str:
     return translations().gettext(msgid) if msgid else msgid
 
 
+# Each language's quotation marks (French with its no-break spaces inside).
+QUOTES = {"de": ("„", "“"), "fr": ("«\u00a0", "\u00a0»"), "ru": ("«", "»"), "uk": ("«", "»"),
+          "pl": ("„", "”"), "es": ("«", "»"), "it": ("«", "»"), "pt_BR": ("“", "”"), "en": ("“", "”")}
+
+
+def quoted(text_: Any) -> str:
+    """The template global: ``text_`` in the reader's language's quotation marks."""
+    opening, closing = QUOTES.get(lang(), QUOTES["en"])
+    return f"{opening}{text_}{closing}"
+
+
 def lang() -> str:
     if has_request_context():
         found = g.get("_companion_lang")
