@@ -583,7 +583,9 @@ _BUILDERS: dict[str, Callable[[_Table], list[Candidate]]] = {
     "enhance": _with_card("enhance", lambda t: ({"monster": i} for i in range(len(t.monsters)))),
     "remove_monster": _remove_monster,
     "one_shot": _one_shot,
-    "help": lambda t: [({"player": p, **v}, {}) for p in t.everyone for v in ({}, {"forced": True})],
+    # Help of one's own will and help a card forces, listed apart (a volunteer whose offer
+    # waits may still be forced in by a card).
+    "help": lambda t: [({"player": p, "forced": f}, {}) for p in t.everyone for f in (False, True)],
     "chase_away": lambda t: [({"player": p, "monster": i}, {}) for p in t.seats
                              for i in range(len(t.monsters))],
     "accept_help": lambda t: [({"player": v}, {}) for v in t.fight.get("volunteers") or ()],
