@@ -259,9 +259,34 @@ def _npgettext(sex: str, singular: str, plural: str, n: int) -> str:
     return found if found not in (singular, plural) else _ngettext(singular, plural, n)
 
 
+# A field a refusal names, as the page's form labels it: a player reads "Name", never the
+# field's key "name" (the API's answers keep the key, which is what an API client sent).
+FIELD_LABELS = {
+    "name": N_("Name"), "treasures": N_("Treasures"), "level": N_("Level"),
+    "monster.name": N_("Monster name"), "monster.level": N_("Level"),
+    "monster.treasures": N_("Treasures"), "card.name": N_("Card name"), "card.bonus": N_("Bonus"),
+    "card.gold": N_("Gold"), "card.treasures": N_("Extra treasures"),
+    "hand_gold": N_("Gold of items sold from your hand"),
+    "from_hand": N_("How many cards from your hand"),
+}
+
+
+def _field_labels(value: Any) -> Any:
+    if isinstance(value, list):
+        return [_field_labels(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out = {k: _field_labels(v) for k, v in value.items()}
+    if isinstance(out.get("field"), str) and out["field"] in FIELD_LABELS:
+        out["field"] = _translate(FIELD_LABELS[out["field"]])
+    return out
+
+
 def text(value: Any) -> str:
     """A said, an event, a list of them, or a plain value, in the asker's language; a said
     with a player's ``sex`` agrees with that player where the language says so."""
+    if has_request_context() and not request.path.startswith("/api/"):
+        value = _field_labels(value)
     if lang() != "en":  # English pages show the cards' texts as they are
         value = _card_texts_localized(value)
     return render(value, _translate, _ngettext, _pgettext, _npgettext)
