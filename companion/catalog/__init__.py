@@ -398,8 +398,8 @@ def localized_card(card: dict, lang) -> dict:
         return out
     printed = load_catalog().printed
     out["printed_name"] = card.get("name") if want == SOURCE_LANG else printed.name(card_id, want)
-    out["printed_names"] = {code: printed.name(card_id, code) for code in printed.languages()
-                            if printed.name(card_id, code)}
+    out["printed_names"] = {code: name for code in printed.languages()
+                            if (name := printed.name(card_id, code))}
     entry = load_card_translations(want).get(card_id) if want != SOURCE_LANG else None
     if entry is None:
         out["lang"], out["fallback"] = SOURCE_LANG, want != SOURCE_LANG

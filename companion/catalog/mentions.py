@@ -2,11 +2,12 @@
 
 The arbiter shows a named card's catalog facts beside the rulings. A card is named
 when its printed name or one of its ``aka`` names appears in the question as whole words, after
-the catalog's own normalization; a name printed on the card in another language counts too (case, accents and punctuation dropped: "3872 orcs" names the
+the catalog's own normalization (case, accents and punctuation dropped: "3872 orcs" names the
 3,872 Orcs). A question word may carry a plural or possessive "s" ("pit bulls" names the Pit
 Bull). One-word names of races, classes and enhancers ("Elf", "Thief", "Baby", "Mate") are the
 game's own vocabulary, which the rulings already answer, so only their longer names count.
-A name inside a longer named one ("Dragon" in "Plutonium Dragon") is left out.
+A name inside a longer named one ("Dragon" in "Plutonium Dragon") is left out. A name printed
+on the card in another language's edition names it too ("Sabbernder Schleim").
 """
 
 from __future__ import annotations

@@ -13,15 +13,14 @@ from .rules import TableRules
 from .words import N_, said, said_plural
 
 
-def help_forbidden_by(fight: dict) -> dict | None:
+def help_forbidden_by(monsters: list[dict]) -> dict | None:
     """The monster in the fight that nobody may help against (Gazebo: ``no_help``), or None."""
-    return next((m for m in fight.get("monsters") or ()
-                 if not m.get("gone") and fight_rules(m, "no_help")), None)
+    return next((m for m in monsters or () if not m.get("gone") and fight_rules(m, "no_help")), None)
 
 
 def check_no_help(fight: dict) -> None:
     """Asked before anyone is asked: joining, an offer, a bribe (card rule monster-no-help)."""
-    lone = help_forbidden_by(fight)
+    lone = help_forbidden_by(fight.get("monsters"))
     if lone is not None:
         raise RuleViolation("monster-no-help", N_("nobody may help against %(monster)s"),
                             monster=lone["card"].get("name") or said(N_("Monster")))

@@ -10,7 +10,7 @@ deal (one helper, the living only, the ledger) live in ``deals``.
 from __future__ import annotations
 
 from . import character, combat
-from .deals import items_said
+from .deals import help_forbidden_by, items_said
 from .editions import Edition
 from .rules import TableRules
 from .words import N_, said, said_plural
@@ -39,7 +39,7 @@ def helper_options(*, fighter: dict, others: list[dict], monsters: list[dict],
     """
     out = []
     helper_id = None if helper is None else helper.get("id")
-    lone = next((m for m in monsters if not m.get("gone") and combat.fight_rules(m, "no_help")), None)
+    lone = help_forbidden_by(monsters)
     for other in others:
         why = None
         if lone is not None:  # Gazebo: nobody is asked, the finder says why (monster-no-help)

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from .errors import BadAction, RuleViolation
 from .hand import add_to_hand
-from .state import find_player
+from .state import find_player, next_looter
 from .words import N_
 
 RULE = "death-looting"
@@ -61,11 +61,6 @@ def find_body(state: dict, pid: int | None) -> dict:
             return body
     raise RuleViolation(RULE, N_("there is no body of %(name)s to loot"),
                         name=find_player(state, pid, "body")["name"])
-
-
-def next_looter(body: dict) -> int | None:
-    """Who takes the next card: the first in the order who has not taken one yet."""
-    return next((pid for pid in body["order"] if pid not in body["looted"]), None)
 
 
 def is_empty(body: dict) -> bool:

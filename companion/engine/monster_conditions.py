@@ -101,6 +101,10 @@ def chase_away(state: dict, fight: dict, ctx: Context) -> list[dict]:
     return out + [ended] if ended else out
 
 
+NO_ROLL_WORDS = {"not_pursued": N_("%(monster)s does not pursue %(name)s: escaped without a roll"),
+                 "auto": N_("%(name)s escapes %(monster)s automatically, without a roll")}
+
+
 def not_pursued(state: dict, fight: dict, ctx: Context) -> list[dict]:
     """Record an escape without a roll for every player a monster does not pursue, or who
     escapes it automatically (Potted Plant): no die is offered, none is rolled."""
@@ -114,16 +118,11 @@ def not_pursued(state: dict, fight: dict, ctx: Context) -> list[dict]:
                 or find_player(state, row["player"])["dead"]:
             continue
         player = find_player(state, row["player"])
-        if row.get("not_pursued"):
-            fight["escapes"].append({"player": row["player"], "monster": row["monster"],
-                                     "roll": None, "escaped": True, "not_pursued": True})
-            out.append(said(N_("%(monster)s does not pursue %(name)s: escaped without a roll"),
-                            player=player["id"], name=player["name"], monster=names[row["monster"]]))
-        else:
-            fight["escapes"].append({"player": row["player"], "monster": row["monster"],
-                                     "roll": None, "escaped": True, "auto": True})
-            out.append(said(N_("%(name)s escapes %(monster)s automatically, without a roll"),
-                            player=player["id"], name=player["name"], monster=names[row["monster"]]))
+        why = "not_pursued" if row.get("not_pursued") else "auto"
+        fight["escapes"].append({"player": row["player"], "monster": row["monster"],
+                                 "roll": None, "escaped": True, why: True})
+        out.append(said(NO_ROLL_WORDS[why], player=player["id"], name=player["name"],
+                        monster=names[row["monster"]]))
     if out:
         finish_if_nobody_runs(state, fight)
     return out

@@ -288,6 +288,11 @@ def _sheet_of(player: dict, edition: editions.Edition) -> dict:
     return worked_out
 
 
+def next_looter(body: dict) -> int | None:
+    """Who takes the next card from a body: the first in its order who has not taken one."""
+    return next((pid for pid in body["order"] if pid not in body["looted"]), None)
+
+
 def public_state(state: dict) -> dict:
     """The stored state plus everything a phone shows that is derived from it."""
     rules = TableRules.of(state)
@@ -309,6 +314,8 @@ def public_state(state: dict) -> dict:
         players.append(view)
     out["players"] = players
     out["combat"] = combat_view(state)
+    # A body to loot, with whose pick is next (engine/looting.py): pages only show it.
+    out["bodies"] = [{**body, "next": next_looter(body)} for body in state.get("bodies") or ()]
     out["edition_name"] = said(edition.name)  # the web layer says it in the reader's language
     out["powers"] = powers.public(edition.id)  # names and summaries of the race and class powers
     # What the edition has, so pages offer only what its rules allow.

@@ -11,52 +11,46 @@ at read time, like every other word.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, Mapping
 
 from markupsafe import Markup, escape
 
 from companion.catalog import load_catalog
 
 SOURCE_LANG = "en"
-_TERMS: dict[str, dict[str, str]] = {}  # lang -> race and class terms (words registers them)
-
-
-def use_terms(lang: str, terms: dict[str, str]) -> None:
-    """The rulebook's race and class terms in ``lang`` (English name -> term), for the races
-    and classes no printed card list names."""
-    _TERMS[lang] = terms
 
 
 @lru_cache(maxsize=4096)
-def _printed(name: str, card_id: str | None, lang: str) -> tuple[str, bool]:
-    """(the name to show, whether it is the English name of a catalog card shown on a page in
-    another language: a name no source gives in ``lang``)."""
+def _printed(name: str, card_id: str | None, lang: str) -> tuple[str | None, bool]:
+    """(the name printed on the card in ``lang``, None where no source gives it; whether
+    ``name`` is a catalog card's at all)."""
     catalog = load_catalog()
     ids = [card_id] if card_id and card_id in catalog else catalog.ids_named(name)
-    if not ids:
-        return name, False  # a house card, a typed name, a player's words
-    if lang == SOURCE_LANG:
-        return name, False
-    for cid in ids:
-        found = catalog.printed_name(cid, lang)
-        if found:
-            return found, False
-    term = _TERMS.get(lang, {}).get(name)
-    if term and term != name:
-        return term, False
-    return name, True
+    found = next((n for n in (catalog.printed_name(cid, lang) for cid in ids) if n), None)
+    return found, bool(ids)
 
 
-def parts(card: Any, lang: str) -> tuple[str, bool]:
+def parts(card: Any, lang: str, terms: Mapping[str, str]) -> tuple[str, bool]:
     """A card dict or a card's English name -> (the name to show in ``lang``, whether it is a
-    catalog card's English name for want of a printed one)."""
+    catalog card's English name for want of a printed one). ``terms``: the rulebook's race and
+    class words in ``lang`` (English name -> term), for those no printed card list names."""
     if isinstance(card, dict):
         name = str(card.get("name") or "")
         if card.get("set") == "house":
-            return name, False
+            return name, False  # the table's own words
         card_id = card.get("id")
-        return _printed(name, card_id if isinstance(card_id, str) else None, lang)
-    return _printed(str(card or ""), None, lang)
+        card_id = card_id if isinstance(card_id, str) else None
+    else:
+        name, card_id = str(card or ""), None
+    if lang == SOURCE_LANG:
+        return name, False
+    printed, in_catalog = _printed(name, card_id, lang)
+    if printed:
+        return printed, False
+    term = terms.get(name)
+    if term and term != name:
+        return term, False
+    return name, in_catalog  # a catalog card's English name, or a player's typed words
 
 
 def as_html(name: str, english: bool) -> Markup:

@@ -149,9 +149,9 @@ def set_name(set_id: str | None) -> str:
 HOUSE_CARDS = N_("House cards")
 
 # Race and class names are the rulebooks' own terms, so a player reads them in the words of the
-# rulebook of their language (translators' notes in the catalogs). Every other card name (a
-# monster, a curse, an item) is a fact printed on the card: no source in this project gives
-# the name printed on another language's card, so it stays English, marked ``lang="en"``.
+# rulebook of their language (translators' notes in the catalogs) where no printed card list
+# names them. Every card name is a fact printed on the card: ``card_names`` shows the name
+# printed in the reader's language (cards/translations/names), else the English one, marked.
 RACE_CLASS_NAMES = {
     # classic and Tails
     "Elf": N_("Elf"), "Dwarf": N_("Dwarf"), "Halfling": N_("Halfling"),
@@ -189,9 +189,7 @@ def card_name_parts(card: Any) -> tuple[str, bool]:
     """(the name of a card dict, or of an English card name, in the reader's language; whether
     it is English for want of a printed name)."""
     language = lang()
-    if language != "en":
-        card_names.use_terms(language, _names_in(language))
-    return card_names.parts(card, language)
+    return card_names.parts(card, language, _names_in(language) if language != "en" else {})
 
 
 def printed_name_html(card: Any) -> Markup:

@@ -1,7 +1,8 @@
 """Looting the body on two phones (every edition's Death): Ann dies with Leather Armor on and
 three cards in hand; Bob's and Cid's phones both show the body and the looting order; Bob,
 the higher level, chooses first and takes the armor into his hand; then Cid takes an unseen
-card of her hand, and the rest is discarded. Each hand count follows the card taken."""
+card of her hand, and the rest is discarded. Each hand count follows the card taken; a card
+drawn face down afterwards (looting the room) counts too."""
 
 from __future__ import annotations
 
@@ -61,3 +62,9 @@ def test_a_death_is_looted_card_by_card_in_the_looting_order_on_two_phones(serve
     state = table.state()
     assert [p["hand"] for p in state["players"]] == [0, 5, 5]
     assert not state["bodies"]
+
+    # Bob loots the room: a door card drawn face down, into his hand, and into the log.
+    bob_phone.get_by_role("button", name="Draw a door face down (loot the room)").click()
+    expect(bob_phone.locator("#hand-count")).to_have_text("6")
+    expect(cid_phone.locator(".log li").first).to_contain_text("Bob draws a door card face down",
+                                                              timeout=LIVE_MS)

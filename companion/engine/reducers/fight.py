@@ -9,7 +9,7 @@ from ..core import Context, current_fight, in_fight, own, reducer, set_level
 from .. import bad_stuff  # a monster's Bad Stuff as data
 from ..action_models import RunAwayAction
 from ..errors import BadAction, Forbidden, RuleViolation
-from ..hand import add_to_hand, card_source, take_from_hand
+from ..hand import add_to_hand, take_from_hand
 from ..state import combat_view, find_player, monster_index
 from ..vocab import SHARED_VICTORY
 from ..words import N_, event, event_words, said, said_plural
@@ -83,18 +83,13 @@ def _add_monster(state, action, actor, ctx):
     # Monster from the same hand: two cards (classic, Combat). From the door or a body: the
     # monster leaves no hand, but a Wandering Monster said to bring it still does.
     seat = playing_seat(state, actor)
-    from_hand = card_leaves_for_monster(state, action, monster, seat)
+    from_hand = card_leaves(state, action, monster, seat, "hand") == "hand"
     wandering = action.wandering if action.wandering is not None else from_hand
     if wandering:
         take_from_hand(seat)
     brought = said(N_("brought by a Wandering Monster")) if wandering else None
     return event("add_monster", brought, monster=monster["name"], level=monster["level"])
 
-
-def card_leaves_for_monster(state: dict, action, monster: dict, seat: dict | None) -> bool:
-    """The joining monster leaves where it came from; whether that was a hand."""
-    card_leaves(state, action, monster, seat, "hand")
-    return card_source(action, "hand") == "hand"
 
 
 event_words("enhance", N_("%(card)s on %(monster)s"))

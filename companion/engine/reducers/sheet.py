@@ -23,10 +23,10 @@ def playing_seat(state: dict, actor) -> dict | None:
     return next((p for p in state["players"] if p["id"] == actor.player), None)
 
 
-def card_leaves(state: dict, action, card: dict, holder: dict | None, default: str) -> None:
-    """The played ``card`` leaves where it came from (``hand.card_source``): ``holder``'s
-    hand, the door (nothing to count), or a dead player's body, where it spends ``holder``'s
-    pick of the looting (engine/looting.py)."""
+def card_leaves(state: dict, action, card: dict, holder: dict | None, default: str) -> str:
+    """The played ``card`` leaves where it came from (``hand.card_source``, answered):
+    ``holder``'s hand, the door (nothing to count), or a dead player's body, where it spends
+    ``holder``'s pick of the looting (engine/looting.py)."""
     source = card_source(action, default)
     if source == "hand":
         take_from_hand(holder)
@@ -37,6 +37,7 @@ def card_leaves(state: dict, action, card: dict, holder: dict | None, default: s
         looting.take(state, body, holder, card_id=card.get("id") if card.get("set") != "house" else None,
                      unseen=True)
         _end_looting_if_done(state, body)
+    return source
 
 
 def _end_looting_if_done(state: dict, body: dict) -> None:
