@@ -1,5 +1,5 @@
 """Citations in the reader's language: a rulebook and its sections as that language's edition
-titles them (companion/rulebase/translations/citations.json: a source's title, else ours)."""
+titles them (companion/rulebase/translations/citations/<lang>.json: a source's title, else ours)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from companion import rulebase
 
 from .conftest import Table
 
-WORDS = json.loads((Path(rulebase.__file__).parent / "translations" / "citations.json").read_text())["languages"]
+WORDS = {p.stem: json.loads(p.read_text(encoding="utf-8"))
+         for p in (Path(rulebase.__file__).parent / "translations" / "citations").glob("*.json")}
 
 
 def _parts() -> tuple[set, set]:

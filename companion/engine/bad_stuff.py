@@ -95,7 +95,7 @@ class _Run:
             items = [e for e in items if e.get("equipped") and tag in (e["card"].get("tags") or ())]
         if not items:
             self.out.append(said(NO_ITEMS.get(which or "any", NO_ITEMS["any"]),
-                                 name=self.player["name"]))
+                                 name=self.player["name"], sex=self.player.get("sex")))
             return False
         self._lose(items)
         return True
@@ -113,7 +113,7 @@ class _Run:
         entries = [e for e in character.cards_of(self.player, kind)
                    if not step.get("slug") or character.card_slug(e["card"]) == step["slug"]]
         if not entries:
-            self.out.append(said(none, name=self.player["name"]))
+            self.out.append(said(none, name=self.player["name"], sex=self.player.get("sex")))
             return False
         self._lose(entries)
         return True
@@ -129,7 +129,7 @@ class _Run:
     def lose_hand(self, step: Step) -> bool:
         count = self.player.get("hand") or 0
         if not count:
-            self.out.append(said(N_("%(name)s has no cards in hand"), name=self.player["name"]))
+            self.out.append(said(N_("%(name)s has no cards in hand"), name=self.player["name"], sex=self.player.get("sex")))
             return False
         self.player["hand"] = 0
         if not step.get("shared"):
@@ -227,7 +227,7 @@ def _confirm(state, action, actor, ctx):
     note = next((n for n in pending if n["id"] == action.pending), None)
     if note is None:
         raise BadAction(N_("%(name)s has no Bad Stuff %(pending)s waiting to be done by hand."),
-                        name=player["name"], pending=action.pending)
+                        name=player["name"], sex=player.get("sex"), pending=action.pending)
     pending.remove(note)
     if not pending:
         del player["pending_bad_stuff"]

@@ -300,7 +300,7 @@ def _big_items_over(player: Player, edition: Edition) -> dict[Any, dict]:
                       "give it to the lowest-level player who can carry it",
                       "%(name)s may carry only %(n)s Big items: sell this one on your turn or "
                       "give it to the lowest-level player who can carry it",
-                      allowance, name=player_name(player))
+                      allowance, name=player_name(player), sex=player.get("sex"))
     return {e["iid"]: why for e in big if e["iid"] not in kept}
 
 
@@ -557,14 +557,14 @@ def _check_race(player: Player, card: Card, edition: Edition, who: str | dict) -
         race = title(slug)
         raise RuleViolation("no-duplicate-card", a_or_an(
             race, N_("%(name)s is already a %(race)s"), N_("%(name)s is already an %(race)s")),
-            name=who, race=race)
+            name=who, sex=player.get("sex"), race=race)
     if len(mine) >= 2:
-        raise RuleViolation("race-limit", N_("%(name)s already has two races"), name=who)
+        raise RuleViolation("race-limit", N_("%(name)s already has two races"), name=who, sex=player.get("sex"))
     if len(mine) == 1 and not has_half_breed(player):
         race = title(mine[0])
         raise RuleViolation("race-limit", a_or_an(
             race, N_("%(name)s is already a %(race)s and has no Half-Breed"),
-            N_("%(name)s is already an %(race)s and has no Half-Breed")), name=who, race=race)
+            N_("%(name)s is already an %(race)s and has no Half-Breed")), name=who, sex=player.get("sex"), race=race)
 
 
 def _check_class(player: Player, card: Card, edition: Edition, who: str | dict) -> None:
@@ -573,14 +573,14 @@ def _check_class(player: Player, card: Card, edition: Edition, who: str | dict) 
     mine = [card_slug(c) for c in class_cards(player)]
     if slug in mine:
         raise RuleViolation("no-duplicate-card", N_("%(name)s already has %(card)s"),
-                            name=who, card=title(slug))
+                            name=who, sex=player.get("sex"), card=title(slug))
     if len(mine) >= 2:
         raise RuleViolation("class-limit", N_("%(name)s already has two classes")
                             if edition.class_word == "class"
-                            else N_("%(name)s already has two clubs"), name=who)
+                            else N_("%(name)s already has two clubs"), name=who, sex=player.get("sex"))
     if len(mine) == 1 and not has_super_munchkin(player):
         raise RuleViolation("class-limit", N_("%(name)s already has %(card)s and no Super Munchkin"),
-                            name=who, card=title(mine[0]))
+                            name=who, sex=player.get("sex"), card=title(mine[0]))
 
 
 def _check_half_breed(player: Player, card: Card, edition: Edition, who: str | dict) -> None:
@@ -588,9 +588,9 @@ def _check_half_breed(player: Player, card: Card, edition: Edition, who: str | d
         raise RuleViolation("no-half-breed-in-edition", N_("%(edition)s has no Half-Breed"),
                             edition=said(edition.name))
     if has_half_breed(player):
-        raise RuleViolation("no-duplicate-card", N_("%(name)s already has Half-Breed"), name=who)
+        raise RuleViolation("no-duplicate-card", N_("%(name)s already has Half-Breed"), name=who, sex=player.get("sex"))
     if not race_cards(player):
-        raise RuleViolation("half-breed-needs-race", N_("%(name)s has no race card"), name=who)
+        raise RuleViolation("half-breed-needs-race", N_("%(name)s has no race card"), name=who, sex=player.get("sex"))
 
 
 def _check_super_munchkin(player: Player, card: Card, edition: Edition, who: str | dict) -> None:
@@ -599,11 +599,11 @@ def _check_super_munchkin(player: Player, card: Card, edition: Edition, who: str
                             N_("%(edition)s has no Super Munchkin"), edition=said(edition.name))
     if has_super_munchkin(player):
         raise RuleViolation("no-duplicate-card", N_("%(name)s already has Super Munchkin"),
-                            name=who)
+                            name=who, sex=player.get("sex"))
     if not class_cards(player):
         raise RuleViolation("super-munchkin-needs-class", N_("%(name)s has no class card")
                             if edition.class_word == "class"
-                            else N_("%(name)s has no club card"), name=who)
+                            else N_("%(name)s has no club card"), name=who, sex=player.get("sex"))
 
 
 def _check_ally(player: Player, card: Card, edition: Edition, who: str | dict) -> None:
@@ -614,8 +614,8 @@ def _check_ally(player: Player, card: Card, edition: Edition, who: str | dict) -
     if ally:
         if ally[0]["card"].get("name"):
             raise RuleViolation("ally-limit", N_("%(name)s already has %(card)s"),
-                                name=who, card=ally[0]["card"]["name"])
-        raise RuleViolation("ally-limit", N_("%(name)s already has an ally"), name=who)
+                                name=who, sex=player.get("sex"), card=ally[0]["card"]["name"])
+        raise RuleViolation("ally-limit", N_("%(name)s already has an ally"), name=who, sex=player.get("sex"))
 
 
 def _check_item(player: Player, card: Card, edition: Edition, who: str | dict) -> None:
@@ -626,7 +626,7 @@ def _check_item(player: Player, card: Card, edition: Edition, who: str | dict) -
     allowed = big_allowed(player, edition)
     if carried + 1 > allowed:
         raise RuleViolation("big-item-limit", said_plural("%(name)s already carries %(n)s Big item; %(card)s would be one too many", "%(name)s already carries %(n)s Big items; %(card)s would be one too many",
-            carried, name=who, card=card.get("name", "?")))
+            carried, name=who, sex=player.get("sex"), card=card.get("name", "?")))
 
 
 # What each kind of card must satisfy to be put in front of a player (other kinds: nothing).
@@ -638,7 +638,7 @@ def _find(player: Player, iid: Any) -> dict:
     for entry in player.get("cards", []):
         if entry["iid"] == iid:
             return entry
-    raise BadAction(N_("%(name)s has no card %(iid)s"), name=player_name(player), iid=iid)
+    raise BadAction(N_("%(name)s has no card %(iid)s"), name=player_name(player), sex=player.get("sex"), iid=iid)
 
 
 def _equip_args(equipped: Any, edition: Edition | None) -> tuple[bool, Edition]:
@@ -669,14 +669,14 @@ def check_equip(player: Player, iid: Any, equipped: Any = True,
     if slot in SINGLE_SLOTS:
         same = [c for c in others if c.get("slot") == slot]
         if same:
-            raise RuleViolation("equip-slot-limit", SLOT_WORN[slot], name=who,
+            raise RuleViolation("equip-slot-limit", SLOT_WORN[slot], name=who, sex=player.get("sex"),
                                 card=same[0].get("name", "?"))
     elif slot in HAND_SLOTS:
         hands = sum(HAND_SLOTS.get(c.get("slot"), 0) for c in others)
         if hands + HAND_SLOTS[slot] > 2:
             held = ", ".join(c.get("name", "?") for c in others if c.get("slot") in HAND_SLOTS)
             raise RuleViolation("equip-slot-limit", N_("%(name)s's hands are full (%(cards)s)"),
-                                name=who, cards=held)
+                                name=who, sex=player.get("sex"), cards=held)
 
 
 def warnings_for_equip(player: Player, iid: Any, equipped: Any = True,
@@ -696,7 +696,7 @@ def warnings_for_equip(player: Player, iid: Any, equipped: Any = True,
     return [{"rule": "item-user-restriction",
              "detail": said(N_("%(card)s: %(why)s, so it gives %(name)s no bonus"),
                             card=entry["card"].get("name", "?"), why=why,
-                            name=player_name(player))}]
+                            name=player_name(player), sex=player.get("sex"))}]
 
 
 def discard_cleanup(player: Player, edition: Edition, removed: Card | None = None) -> list[Any]:

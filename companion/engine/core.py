@@ -119,11 +119,11 @@ def set_level(state: dict, player: dict, new_level: int, source: str, rules: Tab
     """Move a level by the rules: never below 1, the table's winning level only by a kill."""
     if new_level < 1:
         raise RuleViolation("level-minimum", N_("%(name)s is level %(level)s"),
-                            name=player["name"], level=player["level"])
+                            name=player["name"], sex=player.get("sex"), level=player["level"])
     top = rules.winning_level
     if new_level >= top and source != "kill":
         raise RuleViolation("level-ten-needs-kill", LEVEL_TEN_WORDS[source],
-                            name=player["name"], level=top)
+                            name=player["name"], sex=player.get("sex"), level=top)
     if player["dead"] and new_level > player["level"]:
         raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"],
                             sex=player["sex"])
@@ -142,7 +142,7 @@ def level_event(player: dict, old: int, source: str, why: str | dict | None = No
     name (a Go Up a Level card names itself); by default the words for ``source``. ``won``:
     the level is the winning one (only a kill reaches it: a card's level never is)."""
     kind = "level_win" if won else "level"
-    return event(kind, player=player["id"], name=player["name"], old=old, new=player["level"],
+    return event(kind, player=player["id"], name=player["name"], sex=player.get("sex"), old=old, new=player["level"],
                  source=source, why=why if why is not None else said(SOURCE_WORDS[source]))
 
 

@@ -30,13 +30,13 @@ def check_join(state: dict, fight: dict, player: dict) -> None:
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", N_("the fight has already been decided"))
     if player["id"] == fight["fighter"]:
-        raise RuleViolation("helper-not-fighter", N_("%(name)s is the one fighting"), name=player["name"])
+        raise RuleViolation("helper-not-fighter", N_("%(name)s is the one fighting"), name=player["name"], sex=player.get("sex"))
     if player["dead"]:
         raise RuleViolation("dead-cannot-help", N_("%(name)s is dead until the next turn"),
                             name=player["name"], sex=player["sex"])
     if fight.get("helper") not in (None, player["id"]):
         helper = next(p for p in state["players"] if p["id"] == fight["helper"])
-        raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=helper["name"])
+        raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=helper["name"], sex=helper.get("sex"))
     check_no_help(fight)
 
 
@@ -67,7 +67,7 @@ def check_leave(state: dict, fight: dict, helper: dict, rules: TableRules, for_t
         raise RuleViolation(FORCED_HELP_RULE,
                             N_("%(name)s was made to help and may back out only once the fight "
                                "would give the winning level"), name=helper["name"], sex=helper["sex"])
-    raise RuleViolation("voluntary-helper-stays", N_("%(name)s agreed to help"), name=helper["name"])
+    raise RuleViolation("voluntary-helper-stays", N_("%(name)s agreed to help"), name=helper["name"], sex=helper.get("sex"))
 
 
 def make_offer(state: dict, fight: dict, action: OfferAction, view: dict) -> dict:
@@ -88,7 +88,7 @@ def make_offer(state: dict, fight: dict, action: OfferAction, view: dict) -> dic
     for iid in iids:
         if iid not in owned:
             raise RuleViolation("bribe-own-items", N_("%(name)s carries no item %(iid)s"),
-                                name=fighter["name"], iid=iid)
+                                name=fighter["name"], sex=fighter.get("sex"), iid=iid)
         names.append(owned[iid]["card"]["name"])
         gold += owned[iid]["card"].get("gold") or 0
     if not treasures and not iids:
@@ -134,7 +134,7 @@ def carry_out_deal(state: dict, fight: dict, rewards: dict) -> dict | None:
             helper["cards"].append({"iid": iid, "card": entry["card"], "equipped": False})
             moved.append(entry["card"]["name"])
     treasures = min(deal["treasures"], rewards["treasures"])
-    text = said(N_("Deal kept: %(name)s pays %(to_name)s: %(terms)s"), name=fighter["name"],
+    text = said(N_("Deal kept: %(name)s pays %(to_name)s: %(terms)s"), name=fighter["name"], sex=fighter.get("sex"),
                 to_name=helper["name"], terms=offer_terms(dict(deal, treasures=treasures)))
     state.setdefault("ledger", []).append({
         "fighter": fighter["id"], "helper": helper["id"], "treasures": treasures,

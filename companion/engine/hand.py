@@ -79,4 +79,4 @@ def draw_new_hand(player: dict) -> dict | None:
         return None
     add_to_hand(player, owed)
     return said_plural("%(name)s draws %(n)s card for the new character",
-                       "%(name)s draws %(n)s cards for the new character", owed, name=player["name"])
+                       "%(name)s draws %(n)s cards for the new character", owed, name=player["name"], sex=player.get("sex"))

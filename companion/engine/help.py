@@ -46,14 +46,14 @@ def helper_options(*, fighter: dict, others: list[dict], monsters: list[dict],
             why = said(N_("nobody may help against %(monster)s"),
                        monster=lone["card"].get("name") or said(N_("Monster")))
         elif other.get("id") == fighter.get("id"):
-            why = said(N_("%(name)s is the one fighting"), name=_name(other))
+            why = said(N_("%(name)s is the one fighting"), name=_name(other), sex=other.get("sex"))
         elif helper_id is not None and other.get("id") == helper_id:
-            why = said(N_("%(name)s is already helping"), name=_name(other))
+            why = said(N_("%(name)s is already helping"), name=_name(other), sex=other.get("sex"))
         elif other.get("dead"):
             why = said(N_("%(name)s is dead until their next turn"), name=_name(other),
                            sex=other.get("sex"))
         elif helper is not None:
-            why = said(N_("only one player can help and %(name)s already does"), name=_name(helper))
+            why = said(N_("only one player can help and %(name)s already does"), name=_name(helper), sex=helper.get("sex"))
         view = combat.compute(rules=rules, fighter=fighter, helper=other, monsters=monsters,
                               one_shots=one_shots)
         out.append({

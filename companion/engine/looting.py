@@ -60,7 +60,7 @@ def find_body(state: dict, pid: int | None) -> dict:
         if body["player"] == pid:
             return body
     raise RuleViolation(RULE, N_("there is no body of %(name)s to loot"),
-                        name=find_player(state, pid, "body")["name"])
+                        name=find_player(state, pid, "body")["name"], sex=find_player(state, pid, 'body').get("sex"))
 
 
 def is_empty(body: dict) -> bool:
@@ -101,13 +101,13 @@ def take(state: dict, body: dict, looter: dict, *, instance: int | None = None,
                       or (instance is None and e["card"].get("id") == card_id)), None)
         if taken is None and instance is not None:
             raise BadAction(N_("The body of %(name)s has no card %(instance)s."),
-                            name=body["name"], instance=instance)
+                            name=body["name"], sex=body.get("sex"), instance=instance)
     if taken is not None:
         body["cards"] = [e for e in body["cards"] if e is not taken]
     elif unseen or card_id is not None:
         # A card named but not lying in play came from the dead player's hand.
         if body["hand"] == 0:
-            raise RuleViolation(RULE, N_("the hand of %(name)s has no cards left"), name=body["name"])
+            raise RuleViolation(RULE, N_("the hand of %(name)s has no cards left"), name=body["name"], sex=body.get("sex"))
         if body["hand"] is not None:
             body["hand"] -= 1
     else:

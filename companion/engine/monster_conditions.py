@@ -59,12 +59,12 @@ def chase_away_choice(state: dict, fight: dict, player: dict, index: int, ctx: C
                if e.get("stat") == "chase_away" and e.get("choice")
                and character.meets(e.get("if"), player, ctx.edition)]
     if monster.get("gone") or not offered:
-        raise BadAction(N_("%(name)s cannot chase %(monster)s away."), name=player["name"],
+        raise BadAction(N_("%(name)s cannot chase %(monster)s away."), name=player["name"], sex=player.get("sex"),
                         monster=monster["card"].get("name") or said(N_("Monster")))
     monster["gone"] = True
     monster["chased_by"] = player["id"]
     out = [said(N_("%(name)s chases %(monster)s away: its treasures count, no level for it"),
-                player=player["id"], name=player["name"],
+                player=player["id"], name=player["name"], sex=player.get("sex"),
                 monster=monster["card"].get("name") or said(N_("Monster")))]
     ended = end_if_no_monsters(state, ctx)
     return out + [ended] if ended else out
@@ -94,7 +94,7 @@ def chase_away(state: dict, fight: dict, ctx: Context) -> list[dict]:
             monster["gone"] = True
             monster["chased_by"] = who["id"]
             out.append(said(N_("%(name)s chases %(monster)s away: its treasures count, "
-                               "no level for it"), player=who["id"], name=who["name"],
+                               "no level for it"), player=who["id"], name=who["name"], sex=who.get("sex"),
                             monster=monster["card"].get("name") or said(N_("Monster"))))
             break
     ended = end_if_no_monsters(state, ctx) if out else None
@@ -121,7 +121,7 @@ def not_pursued(state: dict, fight: dict, ctx: Context) -> list[dict]:
         why = "not_pursued" if row.get("not_pursued") else "auto"
         fight["escapes"].append({"player": row["player"], "monster": row["monster"],
                                  "roll": None, "escaped": True, why: True})
-        out.append(said(NO_ROLL_WORDS[why], player=player["id"], name=player["name"],
+        out.append(said(NO_ROLL_WORDS[why], player=player["id"], name=player["name"], sex=player.get("sex"),
                         monster=names[row["monster"]]))
     if out:
         finish_if_nobody_runs(state, fight)
@@ -145,7 +145,7 @@ def no_help(state: dict, fight: dict, happened: dict) -> list[dict]:
     helper = find_player(state, fight["helper"])
     fight["helper"], fight["helper_forced"], fight["deal"] = None, False, None
     return [said(N_("%(name)s stops helping: nobody may help against %(monster)s"),
-                 player=helper["id"], name=helper["name"], monster=name)]
+                 player=helper["id"], name=helper["name"], sex=helper.get("sex"), monster=name)]
 
 
 def discard_item_first(state: dict, fight: dict, ctx: Context, happened: dict) -> list[dict]:
@@ -161,7 +161,7 @@ def discard_item_first(state: dict, fight: dict, ctx: Context, happened: dict) -
         if len(items) == 1:  # nothing to pick: the only item goes at once
             sheet.discard(fighter, items[0]["iid"], ctx.edition)
             out.append(said(N_("%(monster)s: %(name)s discards %(card)s before the fight"),
-                            player=fighter["id"], name=fighter["name"],
+                            player=fighter["id"], name=fighter["name"], sex=fighter.get("sex"),
                             monster=monster["card"]["name"], card=items[0]["card"]["name"]))
         elif items:
             sheet.owe_loss(fighter, monster["card"], items)
@@ -201,7 +201,7 @@ def drop_to_escape(state: dict, fight: dict, happened: dict) -> list[dict]:
         fight["escapes"].append({"player": row["player"], "monster": row["monster"],
                                  "roll": None, "escaped": True, "dropped": True})
         out.append(said(N_("%(name)s drops %(card)s and gets away from %(monster)s"),
-                        player=player["id"], name=player["name"], card=happened.get("cards"),
+                        player=player["id"], name=player["name"], sex=player.get("sex"), card=happened.get("cards"),
                         monster=names[row["monster"]]))
     if out:
         finish_if_nobody_runs(state, fight)

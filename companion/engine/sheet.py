@@ -55,14 +55,14 @@ def apply_curse(player: dict, card: dict, edition: Edition) -> dict:
     if wanted:
         outcome["levels"] = min(wanted, player["level"] - 1)
         if not outcome["levels"] and not outcome["keep"]:
-            outcome["nothing"] = said(N_("%(name)s is already level 1"), name=player["name"])
+            outcome["nothing"] = said(N_("%(name)s is already level 1"), name=player["name"], sex=player.get("sex"))
     slot = card.get("lose_slot")
     if slot:
         outcome["candidates"] = curse_candidates(player, slot)
         if len(outcome["candidates"]) == 1:
             outcome["take"] = outcome["candidates"][0]
         if not outcome["candidates"]:
-            outcome["nothing"] = said(NO_ITEM.get(slot, NO_ITEM["any"]), name=player["name"])
+            outcome["nothing"] = said(NO_ITEM.get(slot, NO_ITEM["any"]), name=player["name"], sex=player.get("sex"))
     return outcome
 
 
@@ -126,7 +126,7 @@ def check_not_owed(player: dict, iids: list) -> None:
         if owed:
             raise RuleViolation("curse-pick-first", N_("%(name)s must first pick the item %(curse)s "
                                                        "takes (%(card)s is one it may take)"),
-                                name=player["name"], curse=loss["card"], card=owed[0])
+                                name=player["name"], sex=player.get("sex"), curse=loss["card"], card=owed[0])
 
 
 def check_no_pick_waiting(player: dict) -> None:
@@ -137,7 +137,7 @@ def check_no_pick_waiting(player: dict) -> None:
     if losses:
         raise RuleViolation("curse-no-swap", N_("%(name)s must first pick the item %(curse)s takes: "
                                                 "worn items stay as they are until then"),
-                            name=player["name"], curse=losses[0]["card"])
+                            name=player["name"], sex=player.get("sex"), curse=losses[0]["card"])
 
 
 def pending_losses_view(player: dict) -> list[dict]:
@@ -148,7 +148,7 @@ def pending_losses_view(player: dict) -> list[dict]:
         cards = [{"iid": i, "name": names[i]} for i in loss["candidates"] if i in names]
         out.append({"card": loss["card"], "candidates": cards,
                     "text": said(N_("%(curse)s: %(name)s discards one of %(cards)s (their pick)"),
-                                 curse=loss["card"], name=player["name"],
+                                 curse=loss["card"], name=player["name"], sex=player.get("sex"),
                                  cards=", ".join(c["name"] for c in cards))})
     return out
 
@@ -231,7 +231,7 @@ def check_double_sale(state: dict, player: dict, entry: dict, edition: Edition) 
     worth nothing (No Value doubles to zero)."""
     if DOUBLE_SALE_RACE not in character.races(player, edition):
         raise RuleViolation("halfling-double-sale", N_("%(name)s is not a Halfling"),
-                            name=player["name"])
+                            name=player["name"], sex=player.get("sex"))
     if double_sale_used(state, player):
         raise RuleViolation("halfling-double-sale",
                             N_("%(name)s already sold an item at double price this turn"),
@@ -289,7 +289,7 @@ def charity(state: dict, giver: dict, edition: Edition, *, order: list | None = 
     if lowest is None or giver["level"] <= lowest:
         result["discarded"] = excess
         result["text"] = said_plural("Charity: %(name)s is the lowest level, so the %(n)s extra card is discarded", "Charity: %(name)s is the lowest level, so the %(n)s extra cards are discarded",
-            excess, name=giver["name"])
+            excess, name=giver["name"], sex=giver.get("sex"))
         return result
     pool = excess
     gifts: dict[int, int] = {}

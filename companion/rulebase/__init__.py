@@ -388,8 +388,8 @@ def citation_for(ruling: dict | str, edition: str | None) -> str:
 
 @lru_cache(maxsize=1)
 def _citation_words() -> dict:
-    path = Path(__file__).resolve().parent / "translations" / "citations.json"
-    return json.loads(path.read_text(encoding="utf-8"))["languages"]
+    folder = Path(__file__).resolve().parent / "translations" / "citations"
+    return {path.stem: json.loads(path.read_text(encoding="utf-8")) for path in folder.glob("*.json")}
 
 
 _NOT_IN = re.compile(r"^Not in (.+?); (.*)$")
@@ -398,7 +398,7 @@ _PAGE = re.compile(r"\(p\. (\d+)\)")
 
 def localized_citation(text: str | None, lang) -> str:
     """A citation as a reader of ``lang`` reads it: the rulebook's name and each section as
-    that language's edition titles them (``translations/citations.json``, where a source gives
+    that language's edition titles them (``translations/citations/<lang>.json``, where a source gives
     them, else our translation), page marks in the language's form. Parts it does not know stay
     as they are; English is returned unchanged."""
     want = normalize_lang(lang)

@@ -16,7 +16,7 @@ from companion.catalog import localized_card
 from companion.engine import BadAction, EngineError, Forbidden, RuleViolation
 from companion.engine.editions import EDITIONS
 from companion.engine.frozen import is_frozen_part
-from companion.engine.words import N_, render
+from companion.engine.words import N_, SEX_CONTEXTS, render
 
 from . import card_names
 from .languages import language_code
@@ -47,7 +47,8 @@ def install_template_words(app) -> None:
     # deep: Jinja's ``_`` goes through an alias and two context calls, and a page says a few
     # hundred words.
     app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext,
-                                 ngettext=_template_ngettext)
+                                 ngettext=_template_ngettext, gx=_template_gendered,
+                                 ngx=_template_ngendered, sex_of=sex_of)
 
 
 @pass_eval_context
@@ -65,6 +66,38 @@ def _template_ngettext(eval_ctx, singular: str, plural: str, num: int, **variabl
     if eval_ctx.autoescape:
         found = Markup(found)
     return found % variables
+
+
+@pass_eval_context
+def _template_gendered(eval_ctx, sex: str | None, string: str, **variables: Any) -> str:
+    """A template's own words about a player, agreeing with that player's ``sex`` where the
+    language marks it ("мертва", "morte"; ``gendered``): ``{{ gx(p.sex, "dead") }}``."""
+    found = _pgettext(sex, string) if sex in SEX_CONTEXTS else translations().ugettext(string)
+    if eval_ctx.autoescape:
+        found = Markup(found)
+    return found % variables
+
+
+@pass_eval_context
+def _template_ngendered(eval_ctx, sex: str | None, singular: str, plural: str, num: int,
+                        **variables: Any) -> str:
+    variables.setdefault("num", num)
+    found = (_npgettext(sex, singular, plural, num) if sex in SEX_CONTEXTS
+             else translations().ungettext(singular, plural, num))
+    if eval_ctx.autoescape:
+        found = Markup(found)
+    return found % variables
+
+
+def sex_of(who: Any, players: Any = None) -> str:
+    """The form words about several players take: the feminine only when every one of them is
+    a woman (the rule of French, Spanish, Italian, Portuguese, Polish and the East Slavic
+    languages); one player's own sex. ``who``: a player, players, or ids in ``players``."""
+    if isinstance(who, dict):
+        return who.get("sex") or "male"
+    found = [players.get(w) if players is not None and not isinstance(w, dict) else w for w in who]
+    sexes = {p.get("sex") for p in found if isinstance(p, dict)}
+    return "female" if sexes == {"female"} else "male"
 
 
 # The engine's vocabulary words (card kinds, slots, curse durations, effect stats and their

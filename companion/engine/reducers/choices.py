@@ -21,7 +21,7 @@ def _chase_away(state, action, actor, ctx):
         raise RuleViolation("no-combat", N_("the fight has already been decided"))
     if player["id"] not in (fight["fighter"], fight.get("helper")):
         raise RuleViolation("monster-effects-helper", N_("%(name)s is not in the fight"),
-                            name=player["name"])
+                            name=player["name"], sex=player.get("sex"))
     index = monster_index(action.monster, len(fight["monsters"]))
     parts = monster_conditions.chase_away_choice(state, fight, player, index, ctx)
-    return event("chase_away", *parts, player=player["id"], name=player["name"])
+    return event("chase_away", *parts, player=player["id"], name=player["name"], sex=player.get("sex"))

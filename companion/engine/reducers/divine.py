@@ -38,10 +38,10 @@ def play(state: dict, card: dict, ctx: Context) -> dict:
         set_level(state, player, old + 1, "kill" if old + 1 >= top else "card", ctx.rules)
         if player["level"] == top:
             raised.append(said(N_("%(name)s level %(old)s to %(new)s and wins the game"),
-                               name=player["name"], old=old, new=player["level"]))
+                               name=player["name"], sex=player.get("sex"), old=old, new=player["level"]))
         else:
             raised.append(said(N_("%(name)s level %(old)s to %(new)s"),
-                               name=player["name"], old=old, new=player["level"]))
+                               name=player["name"], sex=player.get("sex"), old=old, new=player["level"]))
     if not raised:
         return event("divine_intervention_nobody", card=card["name"])
     return event("divine_intervention", card=card["name"], raised=raised,

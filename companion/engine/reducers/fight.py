@@ -25,7 +25,7 @@ def _start_fight(state, action, actor, ctx):
     if in_fight(state):
         raise RuleViolation("one-fight-at-a-time", N_("finish the current fight first"))
     if state["turn"] != player["id"]:
-        raise RuleViolation("fight-own-turn", N_("it is not %(name)s's turn"), name=player["name"])
+        raise RuleViolation("fight-own-turn", N_("it is not %(name)s's turn"), name=player["name"], sex=player.get("sex"))
     if player["dead"]:
         raise RuleViolation("dead-cannot-help", N_("%(name)s is dead until the next turn"),
                             name=player["name"], sex=player["sex"])
@@ -40,7 +40,7 @@ def _start_fight(state, action, actor, ctx):
     # The monster is mostly the door just kicked open, face up; one from the hand (looking for
     # trouble) says so with source (or from_hand).
     card_leaves(state, action, monster, player, "door")
-    return event("fight", player=player["id"], name=player["name"], monster=monster["name"],
+    return event("fight", player=player["id"], name=player["name"], sex=player.get("sex"), monster=monster["name"],
                  level=monster["level"])
 
 
@@ -205,12 +205,12 @@ def _help(state, action, actor, ctx):
     fight = current_fight(state)
     player = find_player(state, action.player)
     if not (actor.may_act_for(player["id"]) or actor.may_act_for(fight["fighter"])):
-        raise Forbidden(N_("Only %(name)s, the fighter or the host can do that."), name=player["name"])
+        raise Forbidden(N_("Only %(name)s, the fighter or the host can do that."), name=player["name"], sex=player.get("sex"))
     forced = action.forced
     deals.check_join(state, fight, player)
     if fight.get("helper") == player["id"] and (forced or not fight.get("helper_forced")):
         # Already helping: nothing to join (a forced helper may still say it stays by choice).
-        raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=player["name"])
+        raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=player["name"], sex=player.get("sex"))
     fighter = find_player(state, fight["fighter"])
     if forced:
         deals.check_forced(state, fight, player, ctx.rules,
@@ -220,9 +220,9 @@ def _help(state, action, actor, ctx):
         # (every edition, Asking For Help; ruling help-needs-fighter).
         if player["id"] in (fight.get("volunteers") or ()):
             raise RuleViolation("help-needs-fighter", N_("%(name)s has already offered to help"),
-                                name=player["name"])
+                                name=player["name"], sex=player.get("sex"))
         fight["volunteers"] = list(fight.get("volunteers") or ()) + [player["id"]]
-        return event("help_offered", player=player["id"], name=player["name"], to=fighter["id"],
+        return event("help_offered", player=player["id"], name=player["name"], sex=player.get("sex"), to=fighter["id"],
                      fighter=fighter["name"])
     _join_as_helper(fight, player, forced)
     gendered = {"sex": player["sex"]} if forced else {}  # "(forcée par une carte)"
@@ -238,7 +238,7 @@ def _join_as_helper(fight: dict, player: dict, forced: bool) -> None:
 
 def _volunteer(state: dict, fight: dict, pid: int) -> dict:
     if pid not in (fight.get("volunteers") or ()):
-        raise BadAction(N_("%(name)s has not offered to help."), name=find_player(state, pid)["name"])
+        raise BadAction(N_("%(name)s has not offered to help."), name=find_player(state, pid)["name"], sex=find_player(state, pid).get("sex"))
     return find_player(state, pid)
 
 
@@ -249,11 +249,11 @@ def _accept_help(state, action, actor, ctx):
     fighter = find_player(state, fight["fighter"])
     if not actor.may_act_for(fighter["id"]):
         raise RuleViolation("help-needs-fighter", N_("only %(name)s, the one fighting, accepts help"),
-                            name=fighter["name"])
+                            name=fighter["name"], sex=fighter.get("sex"))
     helper = _volunteer(state, fight, action.player)
     deals.check_join(state, fight, helper)
     _join_as_helper(fight, helper, False)
-    return event("accept_help", player=helper["id"], name=helper["name"], to=fighter["id"],
+    return event("accept_help", player=helper["id"], name=helper["name"], sex=helper.get("sex"), to=fighter["id"],
                  fighter=fighter["name"])
 
 
@@ -265,11 +265,11 @@ def _decline_help(state, action, actor, ctx):
     helper = _volunteer(state, fight, action.player)
     if not (actor.may_act_for(fighter["id"]) or actor.may_act_for(helper["id"])):
         raise RuleViolation("help-needs-fighter", N_("only %(name)s, the one fighting, turns help down"),
-                            name=fighter["name"])
+                            name=fighter["name"], sex=fighter.get("sex"))
     fight["volunteers"] = [pid for pid in fight["volunteers"] if pid != helper["id"]]
     if actor.player == helper["id"] and not actor.may_act_for(fighter["id"]):
-        return event("withdraw_help", player=helper["id"], name=helper["name"], to=fighter["id"])
-    return event("decline_help", player=helper["id"], name=helper["name"], to=fighter["id"],
+        return event("withdraw_help", player=helper["id"], name=helper["name"], sex=helper.get("sex"), to=fighter["id"])
+    return event("decline_help", player=helper["id"], name=helper["name"], sex=helper.get("sex"), to=fighter["id"],
                  fighter=fighter["name"])
 
 
@@ -289,7 +289,7 @@ def _stop_helping(state, action, actor, ctx):
     fight["helper"] = None
     fight["helper_forced"] = False
     fight["deal"] = None
-    return event("stop_helping", player=helper["id"], name=helper["name"])
+    return event("stop_helping", player=helper["id"], name=helper["name"], sex=helper.get("sex"))
 
 
 event_words("fight_lost", N_("%(name)s cannot win (%(players)s against %(monsters)s): run away"))
@@ -312,7 +312,7 @@ def _resolve(state, action, actor, ctx):
     fight["decided"] = combat.decided(view, won=view["winning"])
     if not view["winning"]:
         fight["stage"] = "running"
-        happened = event("fight_lost", player=fighter["id"], name=fighter["name"],
+        happened = event("fight_lost", player=fighter["id"], name=fighter["name"], sex=fighter.get("sex"),
                          players=view["players_strength"], monsters=view["monsters_strength"])
         finish_if_nobody_runs(state, fight)  # nobody left to run (every runner dead)
         return happened
@@ -342,13 +342,13 @@ def _rewards(state: dict, fight: dict, view: dict, fighter: dict, ctx: Context) 
     if helper is not None and rewards["helper_levels"]:
         hold = helper["level"]
         set_level(state, helper, hold + rewards["helper_levels"], "kill", ctx.rules)
-        details.append(said(N_("%(name)s level %(old)s to %(new)s"), name=helper["name"],
+        details.append(said(N_("%(name)s level %(old)s to %(new)s"), name=helper["name"], sex=helper.get("sex"),
                             old=hold, new=helper["level"]))
     if (helper is not None and fighter["id"] in state["winners"]
             and ctx.rules.has(SHARED_VICTORY)
             and helper["id"] not in state["winners"]):
         state["winners"].append(helper["id"])
-        details.append(said(N_("%(name)s shares the victory"), name=helper["name"]))
+        details.append(said(N_("%(name)s shares the victory"), name=helper["name"], sex=helper.get("sex")))
     if helper:
         details.append(said_plural("%(n)s treasure face up", "%(n)s treasures face up",
                                    rewards["treasures"]))
@@ -420,7 +420,7 @@ def _runner_and_monster(state: dict, fight: dict, action: RunAwayAction, actor) 
                             N_("resolve the fight first: you run only from a fight you lose"))
     player = own(state, action, actor)
     if player["id"] not in (fight["fighter"], fight.get("helper")):
-        raise BadAction(N_("%(name)s is not in this fight."), name=player["name"])
+        raise BadAction(N_("%(name)s is not in this fight."), name=player["name"], sex=player.get("sex"))
     view = combat_view(state, helpers=False)
     if player["id"] not in _runners(state, fight, view):
         raise RuleViolation(deals.FORCED_HELP_RULE,
@@ -491,7 +491,7 @@ def _no_second_try(state, fight, view, player, index, waiting, action, ctx):
     if action.roll is not None:
         raise RuleViolation("power-running", N_("%(name)s already rolled %(roll)s against that monster: "
                                                 "that roll stands, or a second try rolls again"),
-                            name=player["name"], roll=waiting["roll"])
+                            name=player["name"], sex=player.get("sex"), roll=waiting["roll"])
     del waiting["second_try"]
     monster_view = view["monsters"][index]
     card = fight["monsters"][monster_view["source"]]["card"]
@@ -577,7 +577,7 @@ def _sacrifice_ally(state, action, actor, ctx):
         raise RuleViolation("ally-sacrifice-escape", N_("an ally is sacrificed instead of a run-away roll"))
     ally = next((c for c in player["cards"] if c["card"]["kind"] == "ally"), None)
     if ally is None:
-        raise RuleViolation("ally-sacrifice-escape", N_("%(name)s has no ally"), name=player["name"])
+        raise RuleViolation("ally-sacrifice-escape", N_("%(name)s has no ally"), name=player["name"], sex=player.get("sex"))
     # The ally saves its owner; the fighter decides whether it saves the helper too.
     saved = {player["id"]}
     if action.helper_too and player["id"] == fight["fighter"] and fight.get("helper") is not None:
@@ -587,7 +587,7 @@ def _sacrifice_ally(state, action, actor, ctx):
             fight["escapes"].append({"player": pid, "monster": index, "roll": None, "escaped": True})
     player["cards"].remove(ally)
     finish_if_nobody_runs(state, fight)
-    return event("sacrifice_ally", player=player["id"], name=player["name"], card=ally["card"]["name"])
+    return event("sacrifice_ally", player=player["id"], name=player["name"], sex=player.get("sex"), card=ally["card"]["name"])
 
 
 event_words("close_fight", N_("The fight is cleared from the table"))

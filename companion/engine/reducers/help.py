@@ -19,7 +19,7 @@ def _offer(state, action, actor, ctx):
         raise RuleViolation("bribe-fighter-only", N_("only the player in the fight offers a bribe"))
     offer = deals.make_offer(state, fight, action, combat_view(state, helpers=False))
     fight["offers"] = [o for o in fight["offers"] if o["to"] != offer["to"]] + [offer]
-    return event("offer", player=fighter["id"], name=fighter["name"], to=offer["to"],
+    return event("offer", player=fighter["id"], name=fighter["name"], sex=fighter.get("sex"), to=offer["to"],
                  to_name=find_player(state, offer["to"])["name"], terms=deals.offer_terms(offer))
 
 
@@ -33,13 +33,13 @@ def _accept_offer(state, action, actor, ctx):
     player = own(state, action, actor)
     offer = next((o for o in fight["offers"] if o["to"] == player["id"]), None)
     if offer is None:
-        raise BadAction(N_("There is no offer for %(name)s."), name=player["name"])
+        raise BadAction(N_("There is no offer for %(name)s."), name=player["name"], sex=player.get("sex"))
     deals.check_join(state, fight, player)
     fight["helper"] = player["id"]
     fight["helper_forced"] = False
     fight["deal"] = offer
     fight["offers"] = []
-    return event("accept_offer", player=player["id"], name=player["name"], to=fight["fighter"],
+    return event("accept_offer", player=player["id"], name=player["name"], sex=player.get("sex"), to=fight["fighter"],
                  terms=deals.offer_terms(offer))
 
 
@@ -53,5 +53,5 @@ def _decline_offer(state, action, actor, ctx):
     before = len(fight["offers"])
     fight["offers"] = [o for o in fight["offers"] if o["to"] != player["id"]]
     if len(fight["offers"]) == before:
-        raise BadAction(N_("There is no offer for %(name)s."), name=player["name"])
-    return event("decline_offer", player=player["id"], name=player["name"], to=fight["fighter"])
+        raise BadAction(N_("There is no offer for %(name)s."), name=player["name"], sex=player.get("sex"))
+    return event("decline_offer", player=player["id"], name=player["name"], sex=player.get("sex"), to=fight["fighter"])

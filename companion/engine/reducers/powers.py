@@ -62,9 +62,9 @@ def _use_power(state, action, actor, ctx):
     _check_fields(power, action)
     if not _holds(player, power):
         raise RuleViolation("power-needs-card", N_("%(name)s has no %(card)s card in play"),
-                            name=player["name"], card=character.title(power.holder))
+                            name=player["name"], sex=player.get("sex"), card=character.title(power.holder))
     if player["dead"]:
-        raise RuleViolation("power-dead", N_("%(name)s is dead until the next turn"), name=player["name"])
+        raise RuleViolation("power-dead", N_("%(name)s is dead until the next turn"), name=player["name"], sex=player.get("sex"))
     target = find_player(state, action.target, "target") if action.target is not None else None
     after_fail = power.effect == "flight" and ctx.rules.edition.flight_after_failed_roll
     monster = _timing(state, power, player, target, action, after_fail)
@@ -77,12 +77,12 @@ def _use_power(state, action, actor, ctx):
         paid = _pay(power, player, hand, play, ctx)
         parts = _flight_after_fail(state, power, player, monster, paid, roll, waiting, action, actor, ctx)
         _remember(state, power, player, target, monster, paid["n"])
-        return event("power", *parts, player=player["id"], name=player["name"], power=said(power.name),
+        return event("power", *parts, player=player["id"], name=player["name"], sex=player.get("sex"), power=said(power.name),
                      power_id=power.id, cost=paid["said"], cards=paid["n"])
     paid = _pay(power, player, hand, play, ctx)
     parts = _effect(state, power, player, target, monster, paid, action, actor, ctx)
     _remember(state, power, player, target, monster, paid["n"])
-    return event("power", *parts, player=player["id"], name=player["name"], power=said(power.name),
+    return event("power", *parts, player=player["id"], name=player["name"], sex=player.get("sex"), power=said(power.name),
                  power_id=power.id, cost=paid["said"], cards=paid["n"])
 
 
@@ -157,13 +157,13 @@ def _while_fighting(state: dict, power: Power, player: dict, target: dict | None
                             power=said(power.name))
     if power.when == "fight" and not _in_it(state, fight, player["id"]):
         raise RuleViolation("power-in-fight", N_("%(name)s is not fighting or helping in this fight"),
-                            name=player["name"])
+                            name=player["name"], sex=player.get("sex"))
     if power.when == "fight_any":
         if target["id"] == player["id"]:
             raise RuleViolation(power.rule, N_("%(power)s is used on another player"), power=said(power.name))
         if not _in_it(state, fight, target["id"]):
             raise RuleViolation("power-in-fight", N_("%(name)s is not fighting or helping in this fight"),
-                                name=target["name"])
+                                name=target["name"], sex=target.get("sex"))
     if power.tag and not any(power.tag in (m.get("tags") or ()) and not m["gone"]
                              for m in combat_view(state, helpers=False)["monsters"]):
         raise RuleViolation(power.rule, N_("no monster in this fight is %(tag)s"), tag=_tag_said(power.tag))
@@ -184,7 +184,7 @@ def _while_running(state: dict, power: Power, player: dict, action: UsePowerActi
                             power=said(power.name))
     if player["id"] not in (fight["fighter"], fight.get("helper")):
         raise RuleViolation("power-running", N_("%(name)s is not running from this fight"),
-                            name=player["name"])
+                            name=player["name"], sex=player.get("sex"))
     index = _monster_index(state, action)
     if combat_view(state, helpers=False)["monsters"][index]["gone"]:
         raise RuleViolation("power-running", N_("that monster has already left the fight"))
@@ -217,7 +217,7 @@ def _out_of_fights(state: dict, power: Power, player: dict, target: dict | None)
                 raise RuleViolation(power.rule, N_("a fight is going on"))
             if {player["id"], target["id"]} & busy:
                 raise RuleViolation(power.rule, N_("%(name)s is in a fight"),
-                                    name=player["name"] if player["id"] in busy else target["name"])
+                                    name=player["name"] if player["id"] in busy else target["name"], sex=(player if player["id"] in busy else target).get("sex"))
 
 
 # --- limits --------------------------------------------------------------------------------
@@ -313,7 +313,7 @@ def _cost(power: Power, player: dict, action: UsePowerAction) -> tuple[int, list
     if held is not None and hand > held and not cost.swap:
         raise RuleViolation("power-cost", said_plural(
             "%(name)s has %(n)s card in hand", "%(name)s has %(n)s cards in hand", held,
-            name=player["name"]))
+            name=player["name"], sex=player.get("sex")))
     return hand, play
 
 
@@ -418,7 +418,7 @@ def _flight_roll(state, power, player, monster, action, ctx) -> tuple[int | None
         if action.roll not in (None, waiting["roll"]):
             raise RuleViolation("wizard-flight-timing", N_("%(name)s already rolled %(roll)s against that "
                                                       "monster: Flight's cards go on that roll"),
-                                name=player["name"], roll=waiting["roll"])
+                                name=player["name"], sex=player.get("sex"), roll=waiting["roll"])
         return None, {"roll": waiting["roll"], "waiting": waiting}
     given = action.roll
     # the app's die is the run-away roll's own (rule undo-keeps-rolls): the same die run_away gives

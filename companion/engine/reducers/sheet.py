@@ -113,7 +113,7 @@ def _put(state: dict, target: dict, card: dict, actor, ctx: Context) -> dict:
     target["cards"].append(entry)
     how = ("play_equipped" if entry.get("equipped")
            else "play_carried" if kind in ("item", "one-shot") else "play")
-    return event(how, player=target["id"], name=target["name"], card=card["name"], iid=entry["iid"])
+    return event(how, player=target["id"], name=target["name"], sex=target.get("sex"), card=card["name"], iid=entry["iid"])
 
 
 # Played in a fight only on one's own turn (classic, Classes and Races; the newer rulebooks,
@@ -187,7 +187,7 @@ def _discard(state, action, actor, ctx):
                for c in sheet.settle_losses(player, {entry["iid"]})]
     dropped = sheet.discard(player, entry["iid"], ctx.edition)
     names = ", ".join(d["card"]["name"] for d in dropped)
-    return event("discard", *settled, player=player["id"], name=player["name"], cards=names)
+    return event("discard", *settled, player=player["id"], name=player["name"], sex=player.get("sex"), cards=names)
 
 
 event_words("equip", N_("%(name)s equips %(card)s"))
@@ -202,13 +202,13 @@ def _equip(state, action, actor, ctx):
     if entry["card"]["kind"] != "item":
         raise BadAction(N_("%(card)s is not an item."), card=entry["card"]["name"])
     if in_fight(state) and player["id"] in (state["combat"]["fighter"], state["combat"].get("helper")):
-        raise RuleViolation("no-equip-in-combat", N_("%(name)s is in a fight"), name=player["name"])
+        raise RuleViolation("no-equip-in-combat", N_("%(name)s is in a fight"), name=player["name"], sex=player.get("sex"))
     # No swapping worn items while a curse is resolved (its pick waits on the victim).
     sheet.check_no_pick_waiting(player)
     if equipped:
         character.check_equip(player, entry["iid"], ctx.edition)
     entry["equipped"] = equipped
-    return event("equip" if equipped else "unequip", player=player["id"], name=player["name"],
+    return event("equip" if equipped else "unequip", player=player["id"], name=player["name"], sex=player.get("sex"),
                  card=entry["card"]["name"], iid=entry["iid"])
 
 
@@ -230,7 +230,7 @@ def _sell(state, action, actor, ctx):
     if not entries and not hand_gold:
         raise BadAction(N_("Pick the items to sell, or enter the gold of items sold from your hand."))
     if state["turn"] != player["id"]:
-        raise RuleViolation("sell-own-turn", N_("it is not %(name)s's turn"), name=player["name"])
+        raise RuleViolation("sell-own-turn", N_("it is not %(name)s's turn"), name=player["name"], sex=player.get("sex"))
     if in_fight(state):
         raise RuleViolation("sell-not-in-combat", N_("a fight is going on"))
     sheet.check_not_owed(player, iids)
@@ -257,7 +257,7 @@ def _sell(state, action, actor, ctx):
     notes = [said(N_("%(card)s at double price (Halfling)"), card=find_card_name(entries, doubled))
              ] if doubled is not None else []
     notes += [said(N_("%(card)s has No Value and counts as 0 gold"), card=n) for n in sale["no_value"]]
-    return event(kind, wasted, *notes, player=player["id"], name=player["name"], cards=names,
+    return event(kind, wasted, *notes, player=player["id"], name=player["name"], sex=player.get("sex"), cards=names,
                  gold=sale["gold"], old=old, new=player["level"])
 
 
@@ -288,7 +288,7 @@ def _give(state, action, actor, ctx):
     sheet.check_big_extra_receiver(state, player, entry, receiver, ctx.edition)
     player["cards"].remove(entry)
     receiver["cards"].append({"iid": entry["iid"], "card": entry["card"], "equipped": False})
-    return event("give", player=player["id"], name=player["name"], card=entry["card"]["name"],
+    return event("give", player=player["id"], name=player["name"], sex=player.get("sex"), card=entry["card"]["name"],
                  to=receiver["id"], to_name=receiver["name"], iid=entry["iid"])
 
 
@@ -327,7 +327,7 @@ def kill(state: dict, player: dict, ctx: Context) -> dict:
     redraw = said_plural("draws %(n)s from each deck on their next turn", "draws %(n)s from each deck on their next turn",
                          each)
     return event("die" if lost else "die_bare", order_said, redraw, player=player["id"],
-                 name=player["name"], cards=", ".join(c["card"]["name"] for c in lost))
+                 name=player["name"], sex=player.get("sex"), cards=", ".join(c["card"]["name"] for c in lost))
 
 
 event_words("draw", N_("%(name)s draws a card face down"))

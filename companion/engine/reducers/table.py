@@ -44,7 +44,7 @@ def _gear(state, action, actor, ctx):
     if not -99 <= old + delta <= 99:
         raise BadAction(N_("A gear adjustment stays between %(lo)s and %(hi)s."), lo=-99, hi=99)
     player["gear_adjust"] = old + delta
-    return event("gear" if delta >= 0 else "gear_down", player=player["id"], name=player["name"],
+    return event("gear" if delta >= 0 else "gear_down", player=player["id"], name=player["name"], sex=player.get("sex"),
                  delta=delta, total=player["gear_adjust"])
 
 
@@ -72,9 +72,9 @@ def _set_turn(state, action, actor, ctx):
         raise RuleViolation("one-fight-at-a-time", N_("finish the fight before the turn moves on"))
     if target["id"] == state["turn"]:
         # Not a new turn: it would bring the dead back early (they return when a turn begins).
-        raise RuleViolation("turn-pass", N_("it is already %(name)s's turn"), name=target["name"])
+        raise RuleViolation("turn-pass", N_("it is already %(name)s's turn"), name=target["name"], sex=target.get("sex"))
     drew = begin_turn(state, target["id"])
-    return event("set_turn", drew, player=target["id"], name=target["name"])
+    return event("set_turn", drew, player=target["id"], name=target["name"], sex=target.get("sex"))
 
 
 event_words("end_turn", N_("%(name)s ends the turn"))
@@ -84,7 +84,7 @@ event_words("end_turn", N_("%(name)s ends the turn"))
 def _end_turn(state, action, actor, ctx):
     player = own(state, action, actor)
     if state["turn"] != player["id"]:
-        raise RuleViolation("turn-pass", N_("it is not %(name)s's turn"), name=player["name"])
+        raise RuleViolation("turn-pass", N_("it is not %(name)s's turn"), name=player["name"], sex=player.get("sex"))
     if in_fight(state):
         raise RuleViolation("one-fight-at-a-time", N_("finish the fight before ending the turn"))
     if any(row["over_big_limit"] for row in character.item_rows(player, ctx.edition)):
@@ -104,8 +104,8 @@ def _end_turn(state, action, actor, ctx):
     next_said = drew = None
     if following is not None:
         drew = begin_turn(state, following)
-        next_said = said(N_("turn: %(name)s"), player=following, name=find_player(state, following)["name"])
-    return event("end_turn", charity_said, next_said, drew, player=player["id"], name=player["name"],
+        next_said = said(N_("turn: %(name)s"), player=following, name=find_player(state, following)["name"], sex=find_player(state, following).get("sex"))
+    return event("end_turn", charity_said, next_said, drew, player=player["id"], name=player["name"], sex=player.get("sex"),
                  next=following)
 
 
@@ -118,9 +118,9 @@ def _set_hand(state, action, actor, ctx):
     player = own(state, action, actor)
     count = action.count
     if player["dead"] and count > player["hand"]:
-        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"])
+        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"], sex=player.get("sex"))
     player["hand"] = count
-    return event("set_hand", player=player["id"], name=player["name"], count=count,
+    return event("set_hand", player=player["id"], name=player["name"], sex=player.get("sex"), count=count,
                  cards=said_plural("%(n)s card in hand", "%(n)s cards in hand", count))
 
 
@@ -167,7 +167,7 @@ def _set_winning_level(state, action, actor, ctx):
     ahead = max(state["players"], key=lambda p: p["level"], default=None)
     if ahead is not None and ahead["level"] >= level:
         raise BadAction(N_("%(name)s is already at level %(level)s: the winning level must be above "
-                           "every player's level."), name=ahead["name"], level=ahead["level"])
+                           "every player's level."), name=ahead["name"], sex=ahead.get("sex"), level=ahead["level"])
     state["winning_level"] = level
     ctx.rules = TableRules.of(state)  # what follows in this action plays to the new level
     return event("winning_level", level=level)
@@ -191,7 +191,7 @@ def _join(state, action, actor, ctx):
     # each deck in classic, four with its Faster Play and in the newer boxes), so the hand the
     # app counts starts where the real one does.
     state["players"][-1]["hand"] = 2 * new_hand(ctx.rules)
-    return event("join" if phone else "join_phoneless", player=pid, name=state["players"][-1]["name"])
+    return event("join" if phone else "join_phoneless", player=pid, name=state["players"][-1]["name"], sex=state['players'][-1].get("sex"))
 
 
 event_words("remove_player", N_("The host removes %(name)s from the table"))
@@ -216,7 +216,7 @@ def _remove_player(state, action, actor, ctx):
     state["turn"] = following if state["players"] else None
     if following == player["id"]:  # they were the only player left
         state["turn"] = None
-    return event("remove_player", player=player["id"], name=player["name"])
+    return event("remove_player", player=player["id"], name=player["name"], sex=player.get("sex"))
 
 
 event_words("lock_table", N_("The host locks the table: nobody else can join"))
