@@ -21,7 +21,7 @@ from .core import AFTER_WIN, REDUCERS, STRANGERS_MAY, Actor, Context
 from .errors import BadAction, Forbidden, RuleViolation
 from .frozen import copy_state
 from .rules import TableRules
-from .state import find_player
+from .state import name_of
 from .words import N_
 
 __all__ = ["Actor", "REDUCERS", "apply", "check"]
@@ -53,7 +53,7 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
     new = copy_state(state)
     try:
         if new["winners"] and kind not in AFTER_WIN:
-            names = ", ".join(find_player(new, w)["name"] for w in new["winners"])
+            names = ", ".join(name_of(new, w) for w in new["winners"])
             raise RuleViolation("game-over", N_("%(names)s already won"), names=names,
                                 players=list(new["winners"]))
         happened = REDUCERS[kind](new, action, actor, ctx)

@@ -132,17 +132,35 @@ def _monster_effects(entry: dict) -> list[tuple[str | dict, dict]]:
     return out
 
 
+# Words for an effect's ``if`` that are not card names (races and classes are: the reader's page
+# shows each as printed in the reader's language, companion.web.words).
+_ROLE_WORDS = {"fighting": N_("while fighting"), "helping": N_("while helping"),
+               "helped": N_("with a helper")}
+_TAG_WORDS = {"undead": N_("Undead"), "dragon": N_("a Dragon"), "plant": N_("a Plant")}
+
+
 def _condition(key: str, value: Any) -> str | dict:
-    """One key of an effect's ``if`` as the reader sees it: races, classes and tags are ids
-    (facts), a sex is a word, a ``not_`` key says so."""
-    values = "/".join(map(str, value)) if isinstance(value, (list, tuple)) else str(value)
-    if key == "sex" and values == "male":
-        return said(N_("male"))
-    if key == "sex" and values == "female":
-        return said(N_("female"))
-    if key in ("not_race", "not_class"):
-        return said(N_("not %(what)s"), what=values)
-    return values
+    """One key of an effect's ``if`` as the reader sees it: a race or class by its card's name
+    (a said whose ``race``/``class`` the page puts in the reader's language), a sex, a role or
+    a tag in words, a ``not_`` key saying so."""
+    values = list(value) if isinstance(value, (list, tuple)) else [value]
+    kind = key.removeprefix("not_")
+    if kind in ("race", "class"):
+        named = [said(N_("Human")) if v == "human" else said("%(" + kind + ")s", **{kind: ch.title(str(v))})
+                 for v in values]
+    elif kind == "sex":
+        named = [said(N_("male")) if v == "male" else said(N_("female")) if v == "female" else str(v)
+                 for v in values]
+    elif kind == "role":
+        named = [said(_ROLE_WORDS[v]) if v in _ROLE_WORDS else str(v) for v in values]
+    elif kind == "tag":
+        named = [said(_TAG_WORDS[v]) if v in _TAG_WORDS else str(v) for v in values]
+    else:
+        named = [str(v) for v in values]
+    what = named[0]
+    for more in named[1:]:
+        what = said(N_("%(one)s or %(other)s"), one=what, other=more)
+    return said(N_("not %(what)s"), what=what) if key.startswith("not_") else what
 
 
 def _describe(source: str | dict, effect: dict, times: int | None = None) -> str | dict:

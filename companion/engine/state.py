@@ -181,6 +181,15 @@ def find_player(state: dict, pid: Any, field: str = "player") -> dict:
     raise BadAction(N_("There is no player %(player)s at this table."), player=pid)
 
 
+def name_of(state: dict, pid: Any) -> str:
+    """A player's name, seated or since removed (``state["left"]``: a winner who went home is
+    still named as the winner); "?" for an id the table never had."""
+    for player in (*state["players"], *(state.get("left") or ())):
+        if player["id"] == pid:
+            return player["name"]
+    return "?"
+
+
 def find_card(player: dict, iid: Any, field: str = "instance") -> dict:
     if isinstance(iid, bool) or not isinstance(iid, int):
         raise BadAction(N_("'%(field)s' must be a card instance id (a whole number)."), field=field)

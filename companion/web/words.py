@@ -343,7 +343,7 @@ def _card_texts_localized(value: Any) -> Any:
 # Params of a said that hold one card's name, or a comma-joined list of them: said in the
 # reader's language (the printed name, else the English one; a player's typed words as typed).
 _CARD_NAME_KEYS = frozenset({"card", "race", "class", "monster", "curse"})
-_CARD_LIST_KEYS = frozenset({"cards"})
+_CARD_LIST_KEYS = frozenset({"cards", "who"})  # who: races or classes, comma-joined
 _NOT_WORDS = frozenset({"said", "kind", "plural", "sex"})  # msgids and contexts, not shown
 
 

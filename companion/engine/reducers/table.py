@@ -213,6 +213,9 @@ def _remove_player(state, action, actor, ctx):
             fight["helper"], fight["helper_forced"], fight["deal"] = None, False, None
         fight["offers"] = [o for o in fight.get("offers", []) if o["to"] != player["id"]]
     state["players"].remove(player)
+    # Whoever is still named by the table (a winner, a deal in the ledger) keeps a name.
+    state["left"] = [*(state.get("left") or ()), {"id": player["id"], "name": player["name"],
+                                                   "sex": player.get("sex")}]
     state["turn"] = following if state["players"] else None
     if following == player["id"]:  # they were the only player left
         state["turn"] = None
