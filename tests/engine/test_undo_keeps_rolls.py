@@ -193,3 +193,41 @@ def test_the_games_dice_seed_is_never_shown():
     g = Game(seed=None)
     g.state["dice_seed"] = "5eed"
     assert "dice_seed" not in engine.public_state(g.state)
+
+
+def test_undoing_back_past_the_fights_start_and_fighting_again_rolls_the_same():
+    """The attack that re-rolled the app's die: undo the run away and the fight's start, fight
+    the same monster again, run again. The fight's seed comes from the game's (the count of
+    fights started, restored by the undo), not from fresh randomness."""
+    g = Game(seed=None)
+    g.state["dice_seed"] = "5eed"
+    before = g.snapshot()
+    first = losing(g=g).run_away()
+    for _ in range(10):
+        g.undo_to(before)
+        assert losing(g=g).run_away() == first
+
+
+def test_a_deaths_looting_order_is_rolled_once_whatever_the_undos():
+    g = Game(seed=None)
+    g.state["dice_seed"] = "5eed"
+    for name in ("Dee", "Eve", "Fay"):
+        g.join(name)
+    g.play("Bob", {"kind": "item", "name": "Sporky Spoon", "bonus": 1})
+    before = g.snapshot()
+    g("Bob", type="die", player=g.ids["Bob"])
+    first = g.state["bodies"][0]["order"]
+    for _ in range(10):
+        g.undo_to(before)
+        g("Bob", type="die", player=g.ids["Bob"])
+        assert g.state["bodies"][0]["order"] == first
+    orders = set()
+    for seed in range(30):  # the game's seed decides: tables get different orders
+        t = Game(seed=None)
+        t.state["dice_seed"] = f"{seed:x}"
+        for name in ("Dee", "Eve", "Fay"):
+            t.join(name)
+        t.play("Bob", {"kind": "item", "name": "Sporky Spoon", "bonus": 1})
+        t("Bob", type="die", player=t.ids["Bob"])
+        orders.add(tuple(t.state["bodies"][0]["order"]))
+    assert len(orders) > 1

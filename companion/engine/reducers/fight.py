@@ -35,7 +35,7 @@ def _start_fight(state, action, actor, ctx):
         "monsters": [{"card": monster, "enhancers": [], "gone": False}],
         "one_shots": [], "stage": "fighting", "escapes": [], "offers": [], "deal": None,
         "result": None,
-        "seed": dice.new_seed(ctx),  # the fight's dice (engine/dice.py): an undo does not buy a new roll
+        "seed": dice.fight_seed(state, ctx),  # the fight's dice (engine/dice.py): an undo does not buy a new roll
     }
     # The monster is mostly the door just kicked open, face up; one from the hand (looking for
     # trouble) says so with source (or from_hand).

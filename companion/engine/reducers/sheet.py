@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .. import character, looting, sheet
+from .. import character, dice, looting, sheet
 from . import divine
 from ..core import Context, in_fight, level_event, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
@@ -310,7 +310,7 @@ def kill(state: dict, player: dict, ctx: Context) -> dict:
     hand = player.get("hand")
     lost = sheet.death(player, ctx.edition)
     with unrecorded(state):  # death is never refused for who loots first: no verdict reads it
-        order = sheet.looting_order(state, player, ctx.rng)
+        order = sheet.looting_order(state, player, dice.death_rng(state, ctx, player))
     # The hand and the cards lost in play are laid out as the body, looted in that order.
     looting.lay_out(state, player, lost, hand, order)
     player["dead"] = True
