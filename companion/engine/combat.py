@@ -137,6 +137,9 @@ def _monster_effects(entry: dict) -> list[tuple[str | dict, dict]]:
 _ROLE_WORDS = {"fighting": N_("while fighting"), "helping": N_("while helping"),
                "helped": N_("with a helper")}
 _TAG_WORDS = {"undead": N_("Undead"), "dragon": N_("a Dragon"), "plant": N_("a Plant")}
+# A race or class card's name alone (translated as it is: the page puts the name itself in the
+# reader's language, as printed there).
+_CARD_NAMED = {"race": N_("%(race)s"), "class": N_("%(class)s")}
 
 
 def _condition(key: str, value: Any) -> str | dict:
@@ -146,7 +149,7 @@ def _condition(key: str, value: Any) -> str | dict:
     values = list(value) if isinstance(value, (list, tuple)) else [value]
     kind = key.removeprefix("not_")
     if kind in ("race", "class"):
-        named = [said(N_("Human")) if v == "human" else said("%(" + kind + ")s", **{kind: ch.title(str(v))})
+        named = [said(N_("Human")) if v == "human" else said(_CARD_NAMED[kind], **{kind: ch.title(str(v))})
                  for v in values]
     elif kind == "sex":
         named = [said(N_("male")) if v == "male" else said(N_("female")) if v == "female" else str(v)

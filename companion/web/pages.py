@@ -79,7 +79,7 @@ def _remembered_games(last: str | None) -> list[dict]:
         edition = EDITIONS.get(state["edition"])
         found.append({"code": state["code"], "edition": edition.name if edition else state["edition"],
                       "player": player and {"name": player["name"], "level": player["level"],
-                                            "dead": bool(player.get("dead"))},
+                                            "dead": bool(player.get("dead")), "sex": player.get("sex")},
                       "host": host, "over": bool(state.get("winners"))})
     return found
 

@@ -43,7 +43,7 @@ FIGHT_ACTIONS = {"fight", "add_monster", "enhance", "remove_monster", "one_shot"
 # text, race or class ids, an edition's name, a number written with its sign), never words.
 FACT_KEYS = {"name", "to_name", "fighter", "helper", "picker", "card", "cards", "monster",
              "items", "summary", "side", "signed", "edition", "source", "condition", "what",
-             "players"}
+             "players", "race", "class"}
 param_texts = partial(words_check.param_texts, facts=FACT_KEYS)
 assert_all_translated = partial(words_check.assert_all_translated, facts=FACT_KEYS)
 
@@ -189,7 +189,7 @@ def test_the_fight_result_the_ledger_helpers_bribes_and_breakdown_are_translated
     assert "The fight is over: Ann was caught by OGRE, GHOST, IMP, DEATH and died." in texts
     assert "The fight is over: Ann got away." in texts
     assert "Deal kept: Ann pays Bob: 1 treasure (fighter picks first) and CLOAK (400 gold)" in texts
-    assert {"Level", "Gear", "RAT (elf)"} <= texts
+    assert {"Level", "Gear", "RAT (Elf)"} <= texts
     assert "Ann is the one fighting" not in texts  # the fighter is not among the helpers
     assert any("brings" in t for t in texts)
     for s in found:
@@ -272,8 +272,8 @@ def test_who_could_help_the_bribes_and_the_breakdown_say_saids():
     assert any("gains 1 level anyway" in t for t in texts)
     assert any("fight worth 1 treasure:" in t for t in texts)
     assert any(t.endswith("- or HAT (300 gold).") for t in texts)
-    assert {"Level", "Gear", "Monster (male)", "Monster (not elf/dwarf)", "Enhancer", "One-shot",
-            "Monster (2 empty hands)", "Monster (male, not thief, 2 empty hands)"} <= set(texts)
+    assert {"Level", "Gear", "Monster (male)", "Monster (not Elf or Dwarf)", "Enhancer", "One-shot",
+            "Monster (2 empty hands)", "Monster (male, not Thief, 2 empty hands)"} <= set(texts)
     for s in MODULE_SAIDS:
         assert isinstance(s, dict), s
         assert not missing_parameters(s), s

@@ -111,7 +111,7 @@ def assert_all_translated(value, facts: set[str]) -> None:
         assert msgid in MARKED, f"{msgid!r} is not a literal N_() msgid"
     text = render(value, upper, upper_plural)
     if any(re.search("[a-z]", PLACEHOLDER.sub("", m)) for m in msgids(value)):
-        assert text != render(value), value  # (a said of facts only, "RAT (elf)", may not change)
+        assert text != render(value), value  # (a said of facts only, "RAT (Elf)", may not change)
     rest = text
     for fact in sorted(param_texts(value, facts), key=len, reverse=True):
         if fact:
