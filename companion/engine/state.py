@@ -107,23 +107,39 @@ def clean_name(value: Any) -> str:
     return name
 
 
-def name_key(name: str) -> str:
+# Letters and pairs of ASCII that read as another in most phone fonts, which Unicode's
+# confusables (UTS #39) leave apart: "B0b" and "Bob", "Tirn" and "Tim", "vvill" and "will".
+# The pairs are lowercase only ("Clara" is not "Dara"; "clara" is).
+_ASCII_LOOKALIKES = (("rn", "m"), ("vv", "w"), ("cl", "d"), ("0", "o"), ("O", "o"), ("1", "l"),
+                     ("|", "l"))
+
+
+def _ascii_folded(text: str) -> str:
+    for pair, letter in _ASCII_LOOKALIKES:
+        text = text.replace(pair, letter)
+    return text
+
+
+def name_keys(name: str) -> tuple[str, str]:
     """What two names that look the same have in common: the confusable skeleton of Unicode
-    UTS #39 (disarm's ``skeleton_key``: NFKC, case folded, each homoglyph mapped to its
-    prototype), taken after the invisible characters are gone. "Ann", "ANN", a full-width
-    "Ａｎｎ", "Аnn" with a Cyrillic А and "Αnn" with a Greek Α are one name at the table;
-    "Anna" and "Аня" are not."""
-    visible = "".join(ch for ch in name if not invisible(ch))
-    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", visible).casefold())
-    return disarm.skeleton_key(folded, on_empty="") or folded
+    UTS #39 (disarm's ``skeleton_key``: NFKC, each homoglyph mapped to its prototype), taken
+    after the invisible characters are gone and the ASCII lookalikes folded, once after case
+    folding ("Ann", "ANN", a full-width "Ａｎｎ", "Аnn" with a Cyrillic А and "Αnn" with a
+    Greek Α are one name) and once before it (a capital I reads as a small l: "Ian" and "lan").
+    Two names look the same when either key is the same; "Anna" and "Аня" do not."""
+    visible = unicodedata.normalize("NFKC", "".join(ch for ch in name if not invisible(ch)))
+    folded = unicodedata.normalize("NFKC", _ascii_folded(visible).casefold())
+    as_typed = _ascii_folded(visible)
+    return (disarm.skeleton_key(folded, on_empty="") or folded,
+            disarm.skeleton_key(as_typed, on_empty="") or as_typed)
 
 
 def lookalike(state: dict, name: str, *, besides: dict | None = None) -> str | None:
     """The name of the seat that ``name`` looks the same as, if any (``besides``, the
     player being renamed, does not count)."""
-    key = name_key(name)
+    keys = name_keys(name)
     for p in state["players"]:
-        if p is not besides and name_key(p["name"]) == key:
+        if p is not besides and any(a == b for a, b in zip(name_keys(p["name"]), keys)):
             return p["name"]
     return None
 

@@ -117,3 +117,22 @@ def test_a_name_with_any_invisible_characters_inserted_is_always_refused(name, d
         typed.insert(at, data.draw(st.sampled_from(INVISIBLE), label="invisible"))
     refusal = refused_seat(g, "".join(typed))
     assert f"looks the same as {name}," in refusal.message
+
+
+@pytest.mark.parametrize("seated, lookalike", [
+    ("Bob", "B0b"), ("Tim", "Tirn"), ("Tim", "TIM"), ("Ian", "lan"), ("will", "vvill"),
+    ("dave", "clave"), ("Oleg", "0leg"), ("Ira", "lra"), ("Ame", "Arne"),
+])
+def test_ascii_lookalikes_are_refused_too(seated, lookalike):
+    """Letters of ASCII that read as others in a phone's font (0/o, 1/l/I, rn/m, vv/w, cl/d),
+    which Unicode's confusables leave apart; the capital I is compared before case folding."""
+    g = Game("classic", seated)
+    assert f"looks the same as {seated}," in refused_seat(g, lookalike).message
+
+
+@pytest.mark.parametrize("seated, other", [("Clara", "Dara"), ("Carl", "Cad"), ("Anna", "Anne"),
+                                           ("Bob", "Rob"), ("Boris", "Borís"), ("Ivan", "Iwan")])
+def test_names_that_only_share_letters_sit_side_by_side(seated, other):
+    g = Game("classic", seated)
+    engine.add_player(g.state, other, "male")
+    assert [p["name"] for p in g.state["players"]] == [seated, other]
