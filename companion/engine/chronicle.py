@@ -112,7 +112,8 @@ def levels(chronicle: dict) -> list[dict]:
 def tallies(chronicle: dict, state: dict) -> list[dict]:
     """Per player, in order of arrival: monsters killed, fights won as the helper, deals in
     the ledger, deaths and curses received, and the level now (or when they left)."""
-    rows = {p["id"]: {"player": p["id"], "name": p["name"], "kills": p["kills"],
+    sexes = {p["id"]: p.get("sex") for p in (*state["players"], *(state.get("left") or ()))}
+    rows = {p["id"]: {"player": p["id"], "name": p["name"], "sex": sexes.get(p["id"]), "kills": p["kills"],
                       "helped": p["helped"], "deals": 0, "deaths": p["deaths"],
                       "curses": p["curses"], "level": p["levels"][-1][1],
                       "seated": p["until"] is None, "winner": p["id"] in state["winners"]}

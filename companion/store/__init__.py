@@ -237,6 +237,10 @@ class Store:
                 raise NotFound(code)
             return version
 
+    def existing(self, codes: list[str]) -> set[str]:
+        """Which of these codes name a game, in one query."""
+        return set(self._versions([code.upper() for code in codes]))
+
     def _versions(self, codes: list[str]) -> dict[str, int]:
         """The versions of these games, in one query per 500 (the doorbell's watcher)."""
         found: dict[str, int] = {}

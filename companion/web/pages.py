@@ -17,7 +17,7 @@ from companion.engine.reach import reach as steps_accepted
 from companion.engine.state import clean_name, clean_sex
 from companion.store import NotFound
 
-from . import sections, shared, table_screen
+from . import limits, sections, shared, table_screen
 from .errors import is_htmx
 from .forms import action_from_form
 from .games import normal_code, store
@@ -63,12 +63,20 @@ def _remembered_games(last: str | None) -> list[dict]:
     one played first: its code, edition, this phone's player (name, level, dead), whether the
     game is over. Only the cookies say which; nothing else is kept for it."""
     codes = sorted({m.group(2) for name in request.cookies if (m := _SEAT_COOKIE.fullmatch(name))},
-                   key=lambda code: (code != last, code))
+                   key=lambda code: (code != last, code))[:REMEMBERED_MAX]
+    # A cookie can name any code: an address that guessed too often gets no lookups, and a
+    # code that names no game is one more guess, as at /join/<code> (no oracle of live codes).
+    if not codes or not limits.may_guess():
+        return []
     the_store, found = store(), []
-    for code in codes[:REMEMBERED_MAX]:
+    live = the_store.existing(codes)  # one query, whatever the cookies name
+    for code in codes:
+        if code not in live:
+            limits.count_unknown_code()
+            continue
         try:
             game = the_store.read(code)
-        except NotFound:  # the game is gone (or never was): nothing to go back to
+        except NotFound:  # gone since
             continue
         seat = the_store.actor(game, request.cookies.get(f"seat_{code}"))
         host = the_store.actor(game, request.cookies.get(f"host_{code}")).host

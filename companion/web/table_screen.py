@@ -55,6 +55,6 @@ def summary_context(code: str) -> dict:
     names = {row["player"]: row["name"] for row in rows}
     return {"state": state, "rows": rows, "steps": race.steps,
             "winner_names": [names.get(pid, "?") for pid in stored["winners"]],
-            "winner_sex": words.sex_of(stored["winners"], {p["id"]: p for p in stored["players"]}),
+            "winner_sex": words.sex_of(stored["winners"], {p["id"]: p for p in (*stored["players"], *(stored.get("left") or ()))}),
             "race": level_race.chart(race, winners=stored["winners"], width=720, height=300,
                                       winning_level=winning_level(stored))}

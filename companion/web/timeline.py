@@ -121,7 +121,7 @@ def tallies(timeline: Timeline, state: dict) -> list[dict]:
     """Per player, in order of arrival: monsters killed, fights won as the helper, deals in
     the ledger, deaths and curses received, and the level now (or when they left)."""
     names = timeline.players()
-    sexes = {p["id"]: p.get("sex") for p in state["players"]}
+    sexes = {p["id"]: p.get("sex") for p in (*state["players"], *(state.get("left") or ()))}
     rows = {pid: {"player": pid, "name": name, "sex": sexes.get(pid), "kills": 0, "helped": 0, "deals": 0, "deaths": 0,
                   "curses": 0, "level": 1, "seated": False, "winner": pid in state["winners"]}
             for pid, name in names.items()}
