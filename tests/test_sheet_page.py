@@ -145,7 +145,7 @@ def test_a_curse_victim_picks_the_item_it_takes_with_a_discard_button_and_is_tol
     assert [f["fields"] for f in forms] == [
         {"type": "discard", "player": str(ann), "instance": str(ring)},
         {"type": "discard", "player": str(ann), "instance": str(cloak)}]
-    assert forms[1]["button"] == "Discard Cloak (Lose 1 Small Item)"
+    assert forms[1]["button"] == "Discard Cloak for Lose 1 Small Item"
     post(client, table, "Ann", forms[1]["fields"])  # the discard settles the pick
     root = page(client, table, "Ann")
     assert root.find("pending-loss-1") is None

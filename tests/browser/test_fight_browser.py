@@ -54,7 +54,7 @@ def test_three_phones_fight_help_and_enhance_and_see_the_same_numbers(server, ph
 
     # Rex makes the snake Rabid (+10) from the enhancer's card page: 12 against 21.
     rex_phone.goto(f"{server.url}/cards/tails/rabid?game={table.code}")
-    rex_phone.get_by_role("button", name="Play on Corral Snake").click()
+    rex_phone.get_by_role("button", name="Play it on Corral Snake").click()
     rex_phone.wait_for_url(f"**/games/{table.code}")
     same_numbers(rex_phone, [chuck_phone, mel_phone], 12, 21)
     expect(chuck_phone.locator("#needed")).to_have_text("10")
