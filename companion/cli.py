@@ -33,6 +33,15 @@ IDLE_TIMEOUT = 75.0  # seconds a kept-alive connection may wait for its next req
 IO_TIMEOUT = 60.0  # seconds any single read or write of a request body or response may block
 BACKLOG = 2048
 MAX_CONNECTIONS = 20000
+# A request's head (request line and headers) may have at most this many bytes and header
+# lines: a browser sends a few KB; what is larger is answered 431 before it is held in memory
+# (150 connections stalled with 99 header lines of 64 KB each once took 1 GB).
+MAX_HEAD_BYTES = 32 * 1024
+MAX_HEAD_LINES = 50
+# Connections one address may hold open at once, unless a trusted proxy is in front (then every
+# connection comes from the proxy, which bounds them itself): ten tables of seven phones in a
+# café behind one address, each with a stream and a request or two, stay well under it.
+MAX_CONNECTIONS_PER_ADDRESS = 256
 
 
 def _patch() -> None:
@@ -108,7 +117,37 @@ def print_banner(url: str, out=sys.stdout) -> None:
 # a bad Content-Length, a broken header line) itself, with an empty body, before the app sees
 # it. Under /api/ every answer is JSON, so these are too; the headers were not read, so the
 # message is in the default language.
-_GEVENT_ERRORS = {"414": (414, "Request-URI Too Long", 413), "400": (400, "Bad Request", 400)}
+_GEVENT_ERRORS = {"414": (414, "Request-URI Too Long", 413), "400": (400, "Bad Request", 400),
+                  "431": (431, "Request Header Fields Too Large", 413)}
+_HEAD_TOO_LARGE = (b"HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n"
+                   b"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 37\r\n\r\n"
+                   b"The request's headers are too large.\n")
+
+
+class _HeadTooLarge(ValueError):
+    """A request head over ``MAX_HEAD_BYTES`` or ``MAX_HEAD_LINES``: answered 431."""
+
+
+class _BoundedHead:
+    """The connection's reader while the headers are read: each line is read only as far as
+    the head's budget allows, so an oversized head is refused before it is held in memory."""
+
+    def __init__(self, rfile, budget: int, lines: int):
+        self._rfile, self._budget, self._lines = rfile, budget, lines
+
+    def readline(self, limit: int = -1) -> bytes:
+        self._lines -= 1
+        if self._budget <= 0 or self._lines < 0:
+            raise _HeadTooLarge("request head too large")
+        want = self._budget + 1 if limit is None or limit < 0 else min(limit, self._budget + 1)
+        line = self._rfile.readline(want)
+        self._budget -= len(line)
+        if self._budget < 0:
+            raise _HeadTooLarge("request head too large")
+        return line
+
+    def __getattr__(self, name):
+        return getattr(self._rfile, name)
 
 
 def _json_under_api(requestline: str | None, result):
@@ -143,26 +182,52 @@ class _HeadTimeout(BaseException):
     A BaseException, so pywsgi's handlers for bad input do not answer it with a 400."""
 
 
-def _handler_class(header_timeout: float, idle_timeout: float, io_timeout: float):
+def _handler_class(header_timeout: float, idle_timeout: float, io_timeout: float,
+                   per_address: int | None = MAX_CONNECTIONS_PER_ADDRESS):
     """gevent's WSGI handler with a deadline for each request's head, one for the wait
-    between kept-alive requests, and one for any single read or write after the head."""
+    between kept-alive requests, and one for any single read or write after the head; a head
+    over ``MAX_HEAD_BYTES``/``MAX_HEAD_LINES`` answered 431; at most ``per_address`` open
+    connections from one address (None: no such bound)."""
+    import collections
     import socket
 
     import gevent
     from gevent.pywsgi import WSGIHandler
+
+    open_from: collections.Counter = collections.Counter()
 
     class Handler(WSGIHandler):
         _requests = 0
         _head_timer = None
 
         def handle(self):
+            address = self.client_address[0] if isinstance(self.client_address, tuple) else self.client_address
+            if per_address is not None and open_from[address] >= per_address:
+                self.close_connection = True  # this address holds enough already: hang up
+                return
+            open_from[address] += 1
             try:
-                # pywsgi sends a response's head and body in two writes; without this, Nagle's
-                # algorithm holds the body until the client's delayed ACK (~40 ms on Linux).
-                self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-            except (OSError, AttributeError):
-                pass
-            super().handle()
+                try:
+                    # pywsgi sends a response's head and body in two writes; without this,
+                    # Nagle's algorithm holds the body until the client's delayed ACK (~40 ms).
+                    self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                except (OSError, AttributeError):
+                    pass
+                super().handle()
+            finally:
+                open_from[address] -= 1
+                if open_from[address] <= 0:
+                    del open_from[address]
+
+        def MessageClass(self, fp, *args):  # noqa: N802 (gevent's name)
+            budget = MAX_HEAD_BYTES - len(self.requestline or "")
+            return super().MessageClass(_BoundedHead(fp, budget, MAX_HEAD_LINES), *args)
+
+        def _handle_client_error(self, ex):
+            if isinstance(ex, _HeadTooLarge):
+                self.close_connection = True
+                return ("431", _HEAD_TOO_LARGE)
+            return super()._handle_client_error(ex)
 
         def read_requestline(self):
             self.socket.settimeout(None)  # the head's own deadlines below bound the wait
@@ -208,7 +273,12 @@ def make_server(app, host: str, port: int, *, header_timeout: float = HEADER_TIM
     from gevent.pool import Pool
     from gevent.pywsgi import WSGIServer
 
-    handler = _handler_class(header_timeout, idle_timeout, io_timeout)
+    from . import _trusted_proxies
+
+    # Behind a trusted proxy every connection comes from the proxy, which bounds them itself.
+    per_address = None if _trusted_proxies() else int(
+        os.environ.get("COMPANION_MAX_CONNECTIONS_PER_ADDRESS") or MAX_CONNECTIONS_PER_ADDRESS)
+    handler = _handler_class(header_timeout, idle_timeout, io_timeout, per_address)
     limit = max_connections or MAX_CONNECTIONS
     server = WSGIServer((host, port), app, handler_class=handler, backlog=BACKLOG,
                         spawn=Pool(limit), log=sys.stderr if access_log else None)

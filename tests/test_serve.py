@@ -157,6 +157,83 @@ def test_a_half_sent_request_head_is_dropped_and_pages_still_answer(server):
         sock.close()
 
 
+def _answer(port: int, head: bytes) -> bytes:
+    """What the server answers a raw request head (sent whole), until it closes."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+    try:
+        try:
+            sock.sendall(head)
+        except OSError:  # the server may answer and close before the whole head is sent
+            pass
+        data, deadline = b"", time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            try:
+                chunk = sock.recv(65536)
+            except (socket.timeout, OSError):
+                break
+            if not chunk:
+                break
+            data += chunk
+        return data
+    finally:
+        sock.close()
+
+
+@pytest.mark.parametrize("path", ["/", "/api/games/ABCDEF"])
+def test_a_request_head_too_large_is_answered_431_at_once(server, path):
+    too_many = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n".encode() + b"".join(
+        f"X-Pad-{i}: 1\r\n".encode() for i in range(60)) + b"\r\n"
+    answer = _answer(server["port"], too_many)
+    assert answer.startswith(b"HTTP/1.1 431"), answer[:200]
+    # One header line of 40 KB, never finished: refused once the budget is spent, not held.
+    huge = f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ".encode() + b"a" * 40_000
+    answer = _answer(server["port"], huge)
+    assert answer.startswith(b"HTTP/1.1 431"), answer[:200]
+    if path.startswith("/api/"):
+        assert b"application/json" in answer and b'"error"' in answer
+    # A head of ordinary size is served.
+    normal = f"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n".encode() + b"".join(
+        f"X-Pad-{i}: {'b' * 200}\r\n".encode() for i in range(30)) + b"\r\n"
+    assert _answer(server["port"], normal).startswith(b"HTTP/1.1 200")
+
+
+def test_one_address_holds_a_bounded_number_of_connections(tmp_path):
+    """A server whose heads may take 60 s: the connections beyond the address's bound are hung
+    up at once, those within it are kept (they are slow, not over the bound)."""
+    port, bound = free_port(), 4
+    url = f"http://127.0.0.1:{port}"
+    env = dict(os.environ, COMPANION_INSTANCE_PATH=str(tmp_path), COMPANION_PUBLIC_URL=url,
+               COMPANION_SECRET_KEY="serve-tests", COMPANION_MAX_CONNECTIONS_PER_ADDRESS=str(bound))
+    with serving([sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                  "--header-timeout", "60"], url, output=stderr_of, env=env,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE):
+        held = []
+        try:
+            for _ in range(bound + 3):
+                sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
+                sock.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # and stalls
+                held.append(sock)
+            beyond = held[bound:]
+            for sock in beyond:  # hung up: the server closes them without waiting for the head
+                sock.settimeout(WAIT)
+                try:
+                    assert sock.recv(1) == b""
+                except ConnectionResetError:
+                    pass
+            for sock in held[:bound]:  # still open: nothing to read, no close
+                sock.settimeout(0.2)
+                with pytest.raises(socket.timeout):
+                    sock.recv(1)
+        finally:
+            for sock in held:
+                sock.close()
+        # Once they are gone, the address is served again.
+        deadline = time.monotonic() + WAIT
+        while requests.get(url + "/", timeout=WAIT).status_code != 200 and time.monotonic() < deadline:
+            pass
+        assert requests.get(url + "/", timeout=WAIT).status_code == 200
+
+
 def test_an_idle_kept_alive_connection_is_closed(server):
     sock = socket.create_connection(("127.0.0.1", server["port"]), timeout=WAIT)
     try:

@@ -32,7 +32,11 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 MIN_SCORE = 72.0
-MAX_QUERY = 100  # characters of a query that are looked at
+MAX_QUERY = 100  # characters of a normalized query that are looked at
+MAX_QUERY_WORDS = 6  # distinct words of a query that are scored (a name is a few words)
+# Characters of the raw query normalized at all: NFKD may make one character 18 letters
+# (U+FDFA), so the query is cut again once normalized.
+MAX_RAW_QUERY = 2 * MAX_QUERY
 _WORD = re.compile(r"[^\W_]+")
 TRANSLATIONS_DIR = Path(__file__).resolve().parents[1] / "translations"
 NAMED_IN_EVERY_LANGUAGE = frozenset({"race", "class"})  # their names are rule terms
@@ -232,6 +236,13 @@ def score_entry(query: _Query, entry: Entry) -> float:
     return best
 
 
+def bounded_query(q: str | None) -> str:
+    """The query as it is scored: normalized, then cut to ``MAX_QUERY`` characters and its
+    first ``MAX_QUERY_WORDS`` distinct words, so no query costs more than a short one."""
+    words = normalize_text((q or "")[:MAX_RAW_QUERY])[:MAX_QUERY].split()
+    return " ".join(list(dict.fromkeys(words))[:MAX_QUERY_WORDS])
+
+
 def search(entries: list[Entry], q: str | None, *, set: str | None = None,
            kind: str | None = None, limit: int | None = 50) -> list[Entry]:
     """Entries best match first (no query: every entry passing the filters, in entry order)."""
@@ -239,7 +250,7 @@ def search(entries: list[Entry], q: str | None, *, set: str | None = None,
         return []
     pool = [e for e in entries
             if (set is None or e.set == set) and (kind is None or e.kind == kind)]
-    text = normalize_text((q or "")[:MAX_QUERY])
+    text = bounded_query(q)
     if not text:
         pool.sort(key=lambda e: e.order)
         return pool[:limit] if limit is not None else pool
