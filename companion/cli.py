@@ -63,6 +63,22 @@ def _patch() -> None:
         monkey.patch_all()
 
 
+def _share_the_loop() -> None:
+    """Long computations (a seat's possible moves, a search of hundreds of house cards) pause
+    every few steps until the event loop has nothing else to do (``gevent.idle``): the other
+    tables' taps go first, so one request never freezes every table (bench/worst_requests.py
+    --served measures the delay it gives another table's taps: p95 24 ms against 14.5 ms
+    alone, where a sleep(0) between steps still gave 125 ms)."""
+    import importlib
+
+    import gevent
+
+    # The modules, not the functions of the same names their packages export.
+    card_search = importlib.import_module("companion.catalog.search")
+    possible_moves = importlib.import_module("companion.engine.allowed")
+    possible_moves.pause = card_search.pause = gevent.idle
+
+
 def raise_open_file_limit() -> int | None:
     """Raise the soft limit on open files to the hard limit (each connection is one file).
 
@@ -437,6 +453,7 @@ def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
     if max_streams_per_game is not None:
         config["LIVE_MAX_STREAMS_PER_GAME"] = max_streams_per_game
     app = create_app(config)
+    _share_the_loop()
     warm(app)
     # What start-up loaded (modules, the card catalog, the rulings, templates) lives as long as
     # the process: keep it out of the garbage collector's full passes, which would otherwise

@@ -206,23 +206,29 @@ class Catalog:
         card = self._by_id.get(card_id)
         return copy.deepcopy(card) if card is not None else None
 
+    def house_entries(self, extra: Iterable[dict]) -> tuple:
+        """A game's house cards (already validated) as search entries, after the catalog's."""
+        base = len(self._cards)
+        return tuple(_search.make_entry(c, (len(SETS) + 1, base + i))
+                     for i, c in enumerate(extra or ()) if isinstance(c, dict))
+
     def search(self, q: str | None = None, set: str | None = None, kind: str | None = None,
-               limit: int = 50, extra: Iterable[dict] = ()) -> list[dict]:
+               limit: int = 50, extra: Iterable[dict] = (), extra_entries: tuple | None = None) -> list[dict]:
         """Cards best match first; without ``q`` every card passing the filters, stable order.
 
-        ``extra`` (a game's house cards, already validated) is searched along with the catalog.
+        ``extra`` (a game's house cards, already validated) is searched along with the catalog;
+        ``extra_entries``: the same already made into entries (``house_entries``, kept per
+        version of a game by its caller).
         """
         if kind:
             kind = schema.normalize_kind(kind)
         if set:
             set = slugify(set)
         entries = self._entries
-        extra = list(extra or ())
-        if extra:
-            base = len(self._cards)
-            entries = entries + [
-                _search.make_entry(c, (len(SETS) + 1, base + i)) for i, c in enumerate(extra)
-                if isinstance(c, dict)]
+        if extra_entries is None:
+            extra_entries = self.house_entries(extra)
+        if extra_entries:
+            entries = entries + list(extra_entries)
         found = _search.search(entries, q, set=set, kind=kind, limit=limit)
         return [copy.deepcopy(e.card) for e in found]
 

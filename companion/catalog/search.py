@@ -32,8 +32,15 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import Levenshtein
 
 MIN_SCORE = 72.0
+# Set by the server (``gevent.sleep``): called every ``PAUSE_EVERY`` entries scored, so a search
+# of a game full of house cards lets the event loop's other requests go on (engine.allowed too).
+pause = None
+PAUSE_EVERY = 16
 MAX_QUERY = 100  # characters of a normalized query that are looked at
-MAX_QUERY_WORDS = 6  # distinct words of a query that are scored (a name is a few words)
+MAX_QUERY_WORDS = 4  # distinct words of a query that are scored (a name is a few words)
+# Names of one house card that are scored: its name and its first aliases (a table's own card
+# may carry ten; a search looks at the first few, so a game full of them stays cheap to search).
+MAX_HOUSE_NAMES = 4
 # Characters of the raw query normalized at all: NFKD may make one character 18 letters
 # (U+FDFA), so the query is cut again once normalized.
 MAX_RAW_QUERY = 2 * MAX_QUERY
@@ -134,6 +141,8 @@ def make_entry(card: dict, order: tuple, printed: Iterable[str] = ()) -> Entry:
     """``printed``: the card's names as printed in the other languages' editions."""
     entry = Entry(card=card, set=card.get("set", ""), kind=card.get("kind", ""), order=order)
     raw_names = [card.get("name", ""), *card.get("aka", ()), *printed]
+    if entry.set == "house":
+        raw_names = raw_names[:MAX_HOUSE_NAMES]
     if entry.kind in NAMED_IN_EVERY_LANGUAGE and isinstance(card.get("name"), str):
         raw_names += names_in_languages(card["name"])
     for raw in raw_names:
@@ -239,8 +248,17 @@ def score_entry(query: _Query, entry: Entry) -> float:
 def bounded_query(q: str | None) -> str:
     """The query as it is scored: normalized, then cut to ``MAX_QUERY`` characters and its
     first ``MAX_QUERY_WORDS`` distinct words, so no query costs more than a short one."""
-    words = normalize_text((q or "")[:MAX_RAW_QUERY])[:MAX_QUERY].split()
-    return " ".join(list(dict.fromkeys(words))[:MAX_QUERY_WORDS])
+    raw = (q or "")[:MAX_RAW_QUERY]
+    if len(q or "") > MAX_RAW_QUERY and len(raw.split()) > 1:
+        raw = raw.rsplit(None, 1)[0]  # the word the cut went through is left out
+    kept: list[str] = []
+    for word in dict.fromkeys(normalize_text(raw).split()):
+        if len(kept) == MAX_QUERY_WORDS or len(" ".join([*kept, word])) > MAX_QUERY:
+            break
+        kept.append(word)
+    if not kept and q:  # one word longer than the whole budget: its beginning
+        kept = normalize_text(q[:MAX_RAW_QUERY])[:MAX_QUERY].split()[:1]
+    return " ".join(kept)
 
 
 def search(entries: list[Entry], q: str | None, *, set: str | None = None,
@@ -256,7 +274,9 @@ def search(entries: list[Entry], q: str | None, *, set: str | None = None,
         return pool[:limit] if limit is not None else pool
     query = _Query(text)
     scored = []
-    for e in pool:
+    for i, e in enumerate(pool):
+        if pause is not None and i % PAUSE_EVERY == PAUSE_EVERY - 1:
+            pause()  # a game with hundreds of house cards: the event loop's other requests go on
         s = score_entry(query, e)
         if s >= MIN_SCORE:
             scored.append((-s, e.order, e))

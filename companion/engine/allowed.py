@@ -84,6 +84,11 @@ CARD_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 Candidate = tuple[dict, dict]  # (the params listed, extra fields the check fills in)
+# Between checks, every ``PAUSE_EVERY``: the server sets ``pause`` to give the other requests on
+# its event loop a turn (``gevent.sleep(0)``), so a seat with thousands of moves to check never
+# holds every other table's taps back; None (tests, scripts): no pause.
+pause: Callable[[], None] | None = None
+PAUSE_EVERY = 4
 FAST = True  # check on the copy-on-write view; False: a plain deep copy per check (tests compare)
 LAYERS = 8  # versions back a seat's verdicts are carried over from
 
@@ -341,7 +346,12 @@ class _Checker:
             raise found.with_traceback(None)
         return thaw(found)
 
+    checks = 0  # checks made in this process (``pause``)
+
     def __call__(self, action: dict) -> str | None:
+        _Checker.checks += 1
+        if pause is not None and _Checker.checks % PAUSE_EVERY == 0:
+            pause()  # outside the lock: another request may use this checker meanwhile
         with self.lock:
             return self._check(action)
 

@@ -128,7 +128,10 @@ def action_schema():
 
 @bp.get("/games/<code>/allowed")
 def allowed_actions(code):
-    """What the asker's seat may do now (``engine.allowed``); an unseated asker may do nothing."""
+    """What the asker's seat may do now (``engine.allowed``); an unseated asker may do nothing.
+    Worked out once per version and seat (``shared.options``, the pages' own), and counted in
+    the seat's budget of changes (web/limits.py): a seat with hundreds of cards has thousands
+    of moves to check."""
     code = normal_code(code)
     actor = shared.bearer_actor(code)
-    return jsonify({"allowed": engine.allowed(shared.request_game(code).state, actor)})
+    return jsonify({"allowed": dict(shared.options(shared.request_game(code).state, actor).allowed)})

@@ -27,7 +27,12 @@ from .words import error_message, localize
 
 bp = Blueprint("calculator", __name__)
 
-MAX_CARDS = 30
+MAX_CARDS = 30  # cards in one list (a player's items, a monster's enhancers, a side's one-shots)
+# Cards in one request, all lists together, and Mates on one monster (each brings a twin with
+# every enhancer on it): a table's fight has a few dozen cards; the bounds keep the anonymous
+# calculator's work small whatever its body (it runs on the server's one event loop).
+MAX_TOTAL_CARDS = 60
+MAX_MATES = 2
 
 
 # --- the request (the calculator's body) as a model ------------------------------------------
@@ -137,8 +142,25 @@ def _person(edition: str, person: Person | None, role: str) -> dict | None:
     return player
 
 
+def _check_size(request_: CombatRequest) -> None:
+    people = [p for p in (request_.fighter, request_.helper) if p is not None]
+    shots = request_.one_shots or OneShots()
+    total = (sum(len(p.items or ()) for p in people) + len(request_.monsters)
+             + sum(len(m.enhancers or ()) for m in request_.monsters)
+             + len(shots.players or ()) + len(shots.monsters or ()))
+    if total > MAX_TOTAL_CARDS:
+        raise BadAction(N_("A fight here takes at most %(most)s cards in all; this one has %(count)s."),
+                        most=MAX_TOTAL_CARDS, count=total)
+    for entry in request_.monsters:
+        mates = sum(1 for spec in _cards(entry.enhancers) if spec.get("mate"))
+        if mates > MAX_MATES:
+            raise BadAction(N_("A monster here takes at most %(most)s Mates; this one has %(count)s."),
+                            most=MAX_MATES, count=mates)
+
+
 def compute(body: Any) -> dict:
     request_ = parse_request(body)
+    _check_size(request_)
     edition = request_.edition
     fighter = _person(edition, request_.fighter or Person(), "fighter")
     helper = _person(edition, request_.helper, "helper")

@@ -42,9 +42,12 @@ def _game_state(code: str | None) -> dict | None:
 
 
 def _search(q: str | None, set_: str | None, kind: str | None, state: dict | None, limit: int | None):
-    extra = state["house_cards"] if state else ()
-    return load_catalog().search(q or None, set=set_ or None, kind=kind or None,
-                                 limit=limit or 10_000, extra=list(extra))
+    catalog = load_catalog()
+    # A game's house cards become search entries once per version (a game may hold hundreds).
+    entries = shared.per_version(state, ("house-entries",), lambda: catalog.house_entries(
+        state["house_cards"])) if state and state.get("house_cards") else ()
+    return catalog.search(q or None, set=set_ or None, kind=kind or None,
+                          limit=limit or 10_000, extra_entries=entries)
 
 
 def _results(q: str | None, set_: str | None, kind: str | None, state: dict | None,

@@ -55,7 +55,7 @@ THROTTLED = (
 # The views that change a game, and the one that tries a held +/- button's steps on the
 # engine (pages.reach): each counts against the seat that sends it.
 SEAT_THROTTLED = ("api.post_action", "api.undo", "pages.act", "pages.undo",
-                  "cards.import_house_cards", "pages.reach")
+                  "cards.import_house_cards", "pages.reach", "api.allowed_actions")
 
 
 class TooManyGuesses(StoreError):
