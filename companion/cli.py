@@ -79,6 +79,26 @@ def _share_the_loop() -> None:
     possible_moves.pause = card_search.pause = gevent.idle
 
 
+PRUNE_EVERY = 24 * 3600.0  # seconds between two deletions of idle games while serving
+
+
+def _prune_daily(app) -> None:
+    """Delete idle games (``Store.prune``) at start and then once a day, in the background."""
+    import gevent
+
+    def prune_forever():
+        while True:
+            try:
+                gone = app.extensions["companion_store"].prune()
+                if gone:
+                    print(f"companion: {gone} idle games deleted.", file=sys.stderr, flush=True)
+            except Exception as exc:  # noqa: BLE001 - a failed pass is retried the next day
+                print(f"companion: deleting idle games failed: {exc}", file=sys.stderr, flush=True)
+            gevent.sleep(PRUNE_EVERY)
+
+    gevent.spawn(prune_forever)
+
+
 def raise_open_file_limit() -> int | None:
     """Raise the soft limit on open files to the hard limit (each connection is one file).
 
@@ -454,6 +474,7 @@ def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
         config["LIVE_MAX_STREAMS_PER_GAME"] = max_streams_per_game
     app = create_app(config)
     _share_the_loop()
+    _prune_daily(app)
     warm(app)
     # What start-up loaded (modules, the card catalog, the rulings, templates) lives as long as
     # the process: keep it out of the garbage collector's full passes, which would otherwise
@@ -552,7 +573,17 @@ def main(argv: list[str] | None = None) -> int:
                      help="with COMPANION_TRUSTED_PROXIES set, serve on an address other machines "
                           "reach (the proxies are elsewhere and a firewall keeps everyone else "
                           "out); without it, that refuses to start")
+    prune = commands.add_parser("prune", help="delete the games nobody changed for "
+                                "COMPANION_GAME_TTL_DAYS days (default 90); serve does it daily")
+    prune.add_argument("--days", type=float, default=None, metavar="DAYS",
+                       help="idle days instead of COMPANION_GAME_TTL_DAYS")
     args = parser.parse_args(argv)
+    if args.command == "prune":
+        from . import create_app
+
+        gone = create_app().extensions["companion_store"].prune(args.days)
+        print(f"{gone} idle game{'s' if gone != 1 else ''} deleted.", flush=True)
+        return 0
     if args.command == "serve":
         problem = proxy_trust_problem(args.host)
         if problem and not args.allow_remote_proxies:

@@ -70,7 +70,7 @@ EVENT_COLUMNS = sorted(["id", "game_id", "version", "kind", "actor_player", "act
 def test_a_fresh_database_gets_the_schema_and_a_second_start_changes_nothing(database_url, stores):
     store = stores()
     found = schema(database_url)
-    assert set(found["tables"]) == {"alembic_version", "game", "seat", "event"}
+    assert set(found["tables"]) == {"alembic_version", "game", "seat", "event", "address_day"}
     assert found["tables"]["event"] == EVENT_COLUMNS
     assert found["revisions"] == [migrations.head()]
     assert {"ix_game_code", "ix_seat_game_id", "ix_seat_token_hash", "ix_event_game_id"} <= found["indexes"]

@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import logging
 import os
+from datetime import timedelta
 import secrets
 import time
 from dataclasses import dataclass, replace
@@ -54,10 +55,12 @@ from companion.engine.words import N_, in_log
 from . import migrations
 from .connect import _sqlite_pragmas, database_url
 from .doorbell import Doorbell, PostgresListener, VersionPoll
-from .errors import Busy, NotFound, StorageFull, StoreError, _GuardedSession, _storage_error, _too_large_game
+from .errors import (Busy, NotFound, StorageFull, StoreError, _address_over_budget, _GuardedSession,
+                     _storage_error, _too_large_game)
 from .kept import SEATS_KEPT, STATES_KEPT, Lru, _Latest, _not_as_parsed
-from .tables import (_INSERT_EVENT, _NOTIFY, _READ_GAME, _READ_STATE, _READ_VERSION, EVENT_ROW_BYTES, Event,
-                     Game, Seat, _joined, _now, _split, _write_game, event_bytes, token_hash)
+from .tables import (_COUNT_ADDRESS_BYTES, _INSERT_EVENT, _NOTIFY, _READ_GAME, _READ_STATE, _READ_VERSION,
+                     EVENT_ROW_BYTES, AddressDay, Event, Game, Seat, _joined, _now, _split, _write_game,
+                     event_bytes, token_hash)
 
 # What others import from the store, whichever of its modules holds it.
 __all__ = ["Busy", "Changed", "CODE_ALPHABET", "COMPACTED", "EVENT_ROW_BYTES", "Event", "Game", "Loaded",
@@ -72,6 +75,13 @@ LOG_KEEP = 50
 RETRIES = 200
 MAX_STATE_BYTES = 1_000_000  # a long real game is ~50 KB; 300 house cards add ~150 KB
 MAX_GAME_BYTES = 20_000_000  # what one game may store: state, house cards and its event log
+# What the games made from one address may write in a day (UTC): a café's ten tables behind one
+# address write a few MB an evening; one address filling the disk at 2 GB an hour does not.
+MAX_BYTES_PER_ADDRESS = 200_000_000
+# Undo past the day's budget: it may still take back what was done within it, up to this share
+# of the budget past it; an endless change-and-undo stops there.
+UNDO_ALLOWANCE = 0.25
+GAME_TTL_DAYS = 90  # games nobody changed for this long are deleted (``prune``)
 # Compaction keeps the patches of the UNDO_KEPT latest changes on undo's stack, every
 # COMPACT_EVERY versions; undos in between use up at most COMPACT_EVERY of them, so a run of
 # undos reaches back at least UNDO_KEPT - COMPACT_EVERY (200) changes: further only if the
@@ -151,6 +161,11 @@ class Store:
         # What one game may store; COMPANION_MAX_GAME_BYTES, else MAX_GAME_BYTES.
         self.max_game_bytes = int(max_game_bytes or os.environ.get("COMPANION_MAX_GAME_BYTES")
                                   or MAX_GAME_BYTES)
+        # What one address's games may write a day; COMPANION_MAX_BYTES_PER_ADDRESS.
+        self.max_bytes_per_address = int(os.environ.get("COMPANION_MAX_BYTES_PER_ADDRESS")
+                                         or MAX_BYTES_PER_ADDRESS)
+        # Days a game may sit unchanged before ``prune`` deletes it; COMPANION_GAME_TTL_DAYS.
+        self.game_ttl_days = float(os.environ.get("COMPANION_GAME_TTL_DAYS") or GAME_TTL_DAYS)
         backend = make_url(url).get_backend_name()
         connect_args: dict[str, Any] = {}
         if backend == "sqlite":
@@ -318,7 +333,9 @@ class Store:
     # --- writing -------------------------------------------------------------------------
 
     def create_game(self, edition: str, variants: dict | None = None, *,
-                    winning_level: Any = None) -> tuple[dict, str]:
+                    winning_level: Any = None, created_by: str | None = None) -> tuple[dict, str]:
+        """A new game and its host token; ``created_by``: the creating address's key
+        (``address_key``), whose daily storage its changes count in."""
         host_token = secrets.token_urlsafe(24)
         for _ in range(20):
             code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
@@ -329,7 +346,7 @@ class Store:
                     continue
                 stored, house = _split(state)
                 session.add(Game(code=code, edition=edition, state=stored, house_cards=house,
-                                 host_token_hash=token_hash(host_token)))
+                                 host_token_hash=token_hash(host_token), created_by=created_by))
                 session.commit()
                 return state, host_token
         raise Busy(N_("Could not find a free game code; try again."))
@@ -388,6 +405,7 @@ class Store:
                     time.sleep(min(0.002 * attempt, 0.05))
                     continue
                 self._append(session, game_id, game_code, new["version"], kind, actor, rows, changed)
+                self._count_for_address(session, game_id, rows, kind)
                 session.commit()
             new = self._keep(game_code, before, new, rows)
             self.doorbell.ring(game_code, new["version"])
@@ -433,6 +451,38 @@ class Store:
             session.exec(update(Event).where(Event.id == changed.undoes).values(undone=True))
         if self._notify:  # delivered to every process's listener when this commits
             session.connection().execute(_NOTIFY, {"payload": f"{game_code}:{version}"})
+
+    def _count_for_address(self, session: Session, game_id: int, rows: _Rows, kind: str) -> None:
+        """The change's bytes, counted in its game's creator's day; past the day's budget,
+        refused with nothing written. An undo may still pass it once (taking back a change
+        made within the budget), but not once the day is past the budget and its allowance."""
+        day = _now().strftime("%Y-%m-%d")
+        total = session.connection().execute(_COUNT_ADDRESS_BYTES, {
+            "id": game_id, "day": day, "added": rows.event_bytes}).scalar()
+        if total is None:
+            return
+        budget = self.max_bytes_per_address
+        over = (total - rows.event_bytes > budget * (1 + UNDO_ALLOWANCE)) if kind == "undo" else total > budget
+        if over:
+            session.rollback()
+            raise _address_over_budget(budget)
+
+    def prune(self, days: float | None = None) -> int:
+        """Delete the games nobody changed for ``days`` (``COMPANION_GAME_TTL_DAYS``, else
+        ``GAME_TTL_DAYS``), with their seats and events, and the address counts of days before
+        yesterday; answers how many games went."""
+        cutoff = _now() - timedelta(days=self.game_ttl_days if days is None else days)
+        with self._session() as session:
+            idle = [row for row in session.exec(select(Game.id, Game.code).where(Game.updated_at < cutoff))]
+            for start in range(0, len(idle), 500):
+                ids = [game_id for game_id, _ in idle[start:start + 500]]
+                session.exec(delete(Event).where(Event.game_id.in_(ids)))
+                session.exec(delete(Seat).where(Seat.game_id.in_(ids)))
+                session.exec(delete(Game).where(Game.id.in_(ids)))
+            yesterday = (_now() - timedelta(days=1)).strftime("%Y-%m-%d")
+            session.exec(delete(AddressDay).where(AddressDay.day < yesterday))
+            session.commit()
+        return len(idle)
 
     def _keep(self, game_code: str, before: dict, new: dict, rows: _Rows) -> dict:
         """The new state as the next readers of its version get it: itself, frozen, sharing

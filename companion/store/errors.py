@@ -47,6 +47,12 @@ def _too_large_game(limit: int) -> TooLarge:
                        "a new game."), mb=f"{limit / 1_000_000:g}")
 
 
+def _address_over_budget(limit: int) -> TooLarge:
+    return TooLarge(N_("The games made from this network have written as much today as they may "
+                       "(%(mb)s MB). Try again tomorrow, or ask whoever runs this server."),
+                    mb=f"{limit / 1_000_000:g}")
+
+
 class StorageFull(StoreError):
     """The disk is full: nothing was written, and nothing acknowledged was lost."""
 

@@ -35,8 +35,19 @@ class Game(SQLModel, table=True):
     host_token_hash: str
     log_bytes: int = 0  # bytes its events store (event_bytes), kept with each change
     compacted_below: int = 0  # event id below which every event's patch is compacted
+    # A keyed hash of the address that made the game (never the address): whose daily
+    # storage its changes count in (``address_day``). None for games older than the count.
+    created_by: str | None = Field(default=None, max_length=64)
     created_at: datetime = Field(default_factory=_now)
-    updated_at: datetime = Field(default_factory=_now)
+    updated_at: datetime = Field(default_factory=_now, index=True)
+
+
+class AddressDay(SQLModel, table=True):
+    """The bytes the changes of one address's games wrote on one day (UTC)."""
+    __tablename__ = "address_day"
+    address: str = Field(primary_key=True, max_length=64)
+    day: str = Field(primary_key=True, max_length=10)  # YYYY-MM-DD
+    bytes: int = 0
 
 
 class Seat(SQLModel, table=True):
@@ -75,6 +86,14 @@ _READ_GAME = select(_GAME.c.id, _GAME.c.code, _GAME.c.version, _GAME.c.host_toke
 _READ_VERSION = select(_GAME.c.version).where(_GAME.c.code == bindparam("code"))
 _READ_STATE = select(_GAME.c.version, _GAME.c.state, _GAME.c.house_cards).where(_GAME.c.id == bindparam("id"))
 _INSERT_EVENT = insert(Event.__table__)
+# In a change's transaction: the bytes it writes, added to its game's creator's day; the day's
+# total answered (one statement; SQLite 3.35+ and PostgreSQL alike). No row for a game that
+# has no creator.
+_COUNT_ADDRESS_BYTES = text(
+    "INSERT INTO address_day (address, day, bytes) SELECT created_by, :day, :added FROM game "
+    "WHERE id = :id AND created_by IS NOT NULL "
+    "ON CONFLICT (address, day) DO UPDATE SET bytes = address_day.bytes + excluded.bytes "
+    "RETURNING bytes")
 
 _WRITES: dict[tuple[bool, bool], Any] = {}
 

@@ -17,7 +17,7 @@ from .live import event_stream
 from .security import no_store  # an answer with a token in it is never cached
 from .words import with_text
 
-from . import shared, words  # words in the asker's language
+from . import limits, shared, words  # words in the asker's language
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -49,7 +49,8 @@ def create_game():
     data = read_json_object()
     edition = data.get("edition", "classic")
     state, host_token = store().create_game(edition if isinstance(edition, str) else "",
-                                            data.get("variants"), winning_level=data.get("winning_level"))
+                                            data.get("variants"), winning_level=data.get("winning_level"),
+                                            created_by=limits.address_key())
     code = state["code"]
     return no_store(jsonify({"code": code, "join_url": join_url(code), "host_token": host_token,
                              "state": public(state)})), 201

@@ -88,6 +88,16 @@ def _unknown_code_limits():
     return parse_many(current_app.config["COMPANION_RATELIMIT_UNKNOWN_CODE"])
 
 
+def address_key() -> str:
+    """The asker's address as the store keeps it (whose games count in whose daily storage):
+    a keyed hash, so the database holds no address."""
+    import hashlib
+    import hmac
+
+    secret = str(current_app.config.get("SECRET_KEY") or "").encode()
+    return hmac.new(secret, get_remote_address().encode(), hashlib.sha256).hexdigest()[:32]
+
+
 def check_guessing() -> None:
     """Before a request about a game code: refuse an address that has guessed too often."""
     limiter = _limiter()

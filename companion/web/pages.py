@@ -116,7 +116,8 @@ def create_game():
                                    games=_remembered_games(last),
                                    error=error_message(exc), form=request.form), exc.status
     winning_level = 20 if request.form.get("winning_level") == "20" else None  # else the rulebook's
-    state, host_token = store().create_game(edition, variants, winning_level=winning_level)
+    state, host_token = store().create_game(edition, variants, winning_level=winning_level,
+                                            created_by=limits.address_key())
     code = state["code"]
     seat_token = None
     if name:
