@@ -48,7 +48,8 @@ def install_template_words(app) -> None:
     # hundred words.
     app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext,
                                  ngettext=_template_ngettext, gx=_template_gendered,
-                                 ngx=_template_ngendered, sex_of=sex_of)
+                                 ngx=_template_ngendered, sex_of=sex_of, colon=colon,
+                                 names_list=names_list, names_of=names_of)
 
 
 @pass_eval_context
@@ -87,6 +88,27 @@ def _template_ngendered(eval_ctx, sex: str | None, singular: str, plural: str, n
     if eval_ctx.autoescape:
         found = Markup(found)
     return found % variables
+
+
+def names_list(names: Any) -> str:
+    """Names joined as the reader's language lists them ("Anna, Boris e Clara")."""
+    from babel.lists import format_list
+
+    names = [str(n) for n in names]
+    return format_list(names, locale=lang()) if names else ""
+
+
+def names_of(state: dict, ids: Any) -> str:
+    """The players ``ids`` of a (public) state by name, seated or since removed, listed as
+    the reader's language lists them."""
+    known = {p["id"]: p["name"] for p in (*(state.get("left") or ()), *state.get("players", ()))}
+    return names_list(known.get(pid, "?") for pid in ids)
+
+
+def colon() -> str:
+    """The colon after a label in the reader's language: French puts a no-break space before
+    it ("Offre : 1 trésor"), the others none."""
+    return "\u00a0:" if lang() == "fr" else ":"
 
 
 def sex_of(who: Any, players: Any = None) -> str:
