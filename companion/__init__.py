@@ -61,9 +61,19 @@ def _trusted_proxies() -> int:
     return int(value)
 
 
+def instance_folder() -> Path:
+    """Where the SQLite file and the secret live: ``COMPANION_INSTANCE_PATH``, else the default."""
+    return Path(os.environ.get("COMPANION_INSTANCE_PATH") or str(_default_instance()))
+
+
+def configured_database_url() -> str:
+    """The database the app would use, as ``create_app`` works it out (nothing is opened)."""
+    return os.environ.get("COMPANION_DATABASE_URL") or f"sqlite:///{instance_folder() / 'companion.db'}"
+
+
 def create_app(config: dict | None = None) -> Flask:
     app = Flask(__name__, template_folder=str(DATA / "templates"), static_folder=str(DATA / "static"),
-                instance_path=os.environ.get("COMPANION_INSTANCE_PATH") or str(_default_instance()))
+                instance_path=str(instance_folder()))
     # The web layer is loaded by the factory, not by the package: the engine, the store and
     # the catalog are used without Flask's views (tests, benchmarks, the command line).
     from companion.web.json_provider import OrjsonProvider
@@ -75,8 +85,7 @@ def create_app(config: dict | None = None) -> Flask:
         # Connections per process (the pool may grow to 5 times that under a burst): with
         # PostgreSQL, every process's pool must fit in the server's max_connections.
         COMPANION_DB_POOL_SIZE=int(os.environ.get("COMPANION_DB_POOL_SIZE") or 16),
-        COMPANION_DATABASE_URL=os.environ.get("COMPANION_DATABASE_URL")
-        or f"sqlite:///{instance / 'companion.db'}",
+        COMPANION_DATABASE_URL=configured_database_url(),
         COMPANION_PUBLIC_URL=os.environ.get("COMPANION_PUBLIC_URL") or None,
         COMPANION_TRUSTED_PROXIES=_trusted_proxies(),
         MAX_CONTENT_LENGTH=64 * 1024,  # an action is small; a house-card file stays well under

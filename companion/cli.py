@@ -20,6 +20,7 @@ unless told ``--allow-remote-proxies``: whoever reaches the port could forge the
 from __future__ import annotations
 
 import argparse
+import errno
 import gc
 import os
 import signal
@@ -78,6 +79,43 @@ def _share_the_loop() -> None:
     possible_moves = importlib.import_module("companion.engine.allowed")
     possible_moves.pause = card_search.pause = gevent.idle
 
+
+def _fail(message: str) -> NoReturn:
+    print(f"companion: {message}", file=sys.stderr, flush=True)
+    raise SystemExit(1)
+
+
+def _app_or_exit(create_app, config: dict):
+    """The app, or one clear line and exit 1 when its database cannot be used."""
+    from sqlalchemy.exc import OperationalError, ProgrammingError
+
+    from . import configured_database_url
+    from .operations import _first_line, safe_url
+    from .store import StoreError
+    from .store.migrations import SchemaTooNew
+
+    url = safe_url(configured_database_url())
+    try:
+        return create_app(config)
+    except SchemaTooNew as exc:
+        _fail(f"cannot serve: {exc}")
+    except (OperationalError, ProgrammingError, StoreError) as exc:
+        _fail(f"cannot reach the database {url}: {_first_line(exc)}. Start it (or check "
+              "COMPANION_DATABASE_URL) and start the companion again; `companion check` tells more.")
+
+
+def _start_or_exit(server, host: str, port: int, *, listen_only: bool = False) -> None:
+    """Bind the port, or one clear line and exit 1 (a port in use, an address not ours)."""
+    try:
+        server.init_socket() if listen_only else server.start()
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            _fail(f"port {port} on {host} is already in use (another companion serve?); stop it "
+                  "or choose another with --port.")
+        _fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}.")
+
+
+_serving_lock = None  # the lock on the SQLite file, held for the process's life (operations.py)
 
 PRUNE_EVERY = 24 * 3600.0  # seconds between two deletions of idle games while serving
 
@@ -139,13 +177,16 @@ def _site_url(app, host: str, port: int) -> str:
 
 
 def print_banner(url: str, out=sys.stdout) -> None:
-    import qrcode
+    """The URL, and the QR code phones scan when the output is a terminal (not a journal)."""
+    out.write(f"\nMunchkin Table Companion is running.\nOpen on any phone on this network: {url}\n")
+    if out.isatty():
+        import qrcode
 
-    code = qrcode.QRCode(border=1)
-    code.add_data(url)
-    out.write(f"\nMunchkin Table Companion is running.\nOpen on any phone on this network: {url}\n\n")
-    code.print_ascii(out=out, invert=True)
-    out.write("\nStop with Ctrl+C.\n")
+        code = qrcode.QRCode(border=1)
+        code.add_data(url)
+        out.write("\n")
+        code.print_ascii(out=out, invert=True)
+        out.write("\nStop with Ctrl+C.\n")
     out.flush()
 
 
@@ -254,6 +295,16 @@ def _handler_class(header_timeout: float, idle_timeout: float, io_timeout: float
                 open_from[address] -= 1
                 if open_from[address] <= 0:
                     del open_from[address]
+
+        def format_request(self):
+            # The client's address as the app saw it: behind trusted proxies, ProxyFix has put
+            # the phone's address into the environ; else it is the connection's.
+            line = super().format_request()
+            seen = (getattr(self, "environ", None) or {}).get("REMOTE_ADDR")
+            connected = self.client_address[0] if isinstance(self.client_address, tuple) else self.client_address
+            if seen and connected and seen != connected and line.startswith(str(connected)):
+                line = seen + line[len(str(connected)):]
+            return line
 
         def MessageClass(self, fp, *args):  # noqa: N802 (gevent's name)
             budget = MAX_HEAD_BYTES - len(self.requestline or "")
@@ -467,12 +518,17 @@ def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
         # Keep some files for the database, the listener and the logs.
         max_connections = MAX_CONNECTIONS if files is None else max(16, min(MAX_CONNECTIONS, files - 64))
 
-    from . import create_app
+    from . import configured_database_url, create_app
+    from .operations import ServingLock, sqlite_file
 
     config = {}
     if max_streams_per_game is not None:
         config["LIVE_MAX_STREAMS_PER_GAME"] = max_streams_per_game
-    app = create_app(config)
+    database = sqlite_file(configured_database_url())
+    if database is not None:  # held while serving: `companion restore` refuses meanwhile
+        global _serving_lock
+        _serving_lock = ServingLock(database).share()
+    app = _app_or_exit(create_app, config)
     _share_the_loop()
     _prune_daily(app)
     warm(app)
@@ -490,13 +546,13 @@ def serve(host: str, port: int, *, header_timeout: float = HEADER_TIMEOUT,
     if workers > 1:
         # Bind here, once; every worker accepts on this socket. The migrations ran when the app
         # was made; no pooled database connection may cross the fork.
-        server.init_socket()
+        _start_or_exit(server, host, port, listen_only=True)
         app.extensions["companion_store"].engine.dispose()
         print_banner(_site_url(app, host, port))
         print(f"{workers} worker processes.", flush=True)
         run_workers(server, workers)
         return
-    server.start()  # bind first, so the banner only shows once the port is ours
+    _start_or_exit(server, host, port)  # bind first, so the banner only shows once the port is ours
     print_banner(_site_url(app, host, port))
 
     import gevent
@@ -573,11 +629,32 @@ def main(argv: list[str] | None = None) -> int:
                      help="with COMPANION_TRUSTED_PROXIES set, serve on an address other machines "
                           "reach (the proxies are elsewhere and a firewall keeps everyone else "
                           "out); without it, that refuses to start")
+    backup = commands.add_parser("backup", help="a consistent copy of the database while the server "
+                                 "runs (SQLite; on PostgreSQL it prints the pg_dump command)")
+    backup.add_argument("path", help="the backup file to write (or a folder to write it in)")
+    restore = commands.add_parser("restore", help="replace the database with a backup; refused "
+                                  "while a server uses it (SQLite; on PostgreSQL: the pg_restore command)")
+    restore.add_argument("path", help="the backup file")
+    commands.add_parser("check", help="whether the configured database answers, with the schema "
+                        "this version knows")
     prune = commands.add_parser("prune", help="delete the games nobody changed for "
                                 "COMPANION_GAME_TTL_DAYS days (default 90); serve does it daily")
     prune.add_argument("--days", type=float, default=None, metavar="DAYS",
                        help="idle days instead of COMPANION_GAME_TTL_DAYS")
     args = parser.parse_args(argv)
+    if args.command in ("backup", "restore", "check"):
+        from . import configured_database_url
+        from . import operations
+
+        url = configured_database_url()
+        try:
+            done = (operations.check(url) if args.command == "check"
+                    else getattr(operations, args.command)(url, args.path))
+        except operations.OperationError as exc:
+            print(f"companion {args.command}: {exc}", file=sys.stderr, flush=True)
+            return 1
+        print(done, flush=True)
+        return 0
     if args.command == "prune":
         from . import create_app
 

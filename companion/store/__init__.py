@@ -240,6 +240,16 @@ class Store:
             raise _storage_error(exc) from exc
         return Loaded(state=state, game_id=game_id, host_token_hash=host_hash)
 
+    def health(self) -> dict:
+        """The database answers: its schema revision and the one this process knows; a
+        StoreError (``Unavailable``) when it cannot be reached."""
+        try:
+            with self.engine.connect() as connection:
+                revision = migrations.current(connection)
+        except (OperationalError, PoolTimeout) as exc:
+            raise _storage_error(exc) from exc
+        return {"schema": revision, "schema_known": migrations.head()}
+
     def load(self, code: str) -> dict:
         """The game's state now (frozen: copy it to change it, as ``engine.apply`` does)."""
         return self.read(code).state

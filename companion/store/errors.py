@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from sqlalchemy.exc import OperationalError, TimeoutError as PoolTimeout
+from sqlalchemy.exc import OperationalError, ProgrammingError, TimeoutError as PoolTimeout
 from sqlmodel import Session
 
 from companion.engine.errors import TooLarge
@@ -60,14 +60,43 @@ class StorageFull(StoreError):
     retry_after = 30
 
 
+class Unavailable(StoreError):
+    """The database cannot be reached, or holds a schema this process does not know (another
+    process upgraded it): nothing was written."""
+
+    status = 503
+    retry_after = 10
+
+
+# What the drivers say when the database is not there (SQLite: the file cannot be opened;
+# PostgreSQL: no connection) and when its schema is not the one this process was made for.
+_UNREACHABLE = ("unable to open database", "connection refused", "could not connect",
+                "connection failed", "server closed the connection", "no such host",
+                "the database system is shutting down", "the database system is starting up")
+_OTHER_SCHEMA = ("no such column", "no such table", "has no column named", "does not exist")
+
+
+def _other_schema(exc: BaseException | None) -> bool:
+    """A statement that failed because the tables are not the ones this process knows
+    (PostgreSQL raises those as ProgrammingError, SQLite as OperationalError)."""
+    return isinstance(exc, ProgrammingError) and any(words in str(exc).lower() for words in _OTHER_SCHEMA)
+
+
 def _storage_error(exc: Exception) -> StoreError:
-    """What a phone is told about a database failure (full disk, locked, pool empty)."""
+    """What a phone is told about a database failure (full disk, unreachable, upgraded by
+    another process, locked, pool empty)."""
     message = str(exc).lower()
     # SQLite says "database or disk is full"; PostgreSQL has SQLSTATE 53100 (disk_full).
     if "full" in message or "no space left" in message or \
             getattr(getattr(exc, "orig", None), "sqlstate", None) == "53100":
         return StorageFull(N_("The server's disk is full, so nothing more can be saved. Nothing "
                               "acknowledged was lost; tell whoever runs the server."))
+    if any(words in message for words in _UNREACHABLE):
+        return Unavailable(N_("The server cannot reach its database right now, so nothing was "
+                              "saved; try again in a moment, or tell whoever runs the server."))
+    if any(words in message for words in _OTHER_SCHEMA):
+        return Unavailable(N_("The server is being upgraded, so nothing was saved; reload the "
+                              "page in a minute."))
     return Busy(N_("The table is very busy; try again in a moment."))
 
 
@@ -82,7 +111,7 @@ class _GuardedSession(Session):
 
     def __exit__(self, kind, exc, tb):
         super().__exit__(kind, exc, tb)
-        if isinstance(exc, (OperationalError, PoolTimeout)):
+        if isinstance(exc, (OperationalError, PoolTimeout)) or _other_schema(exc):
             log.warning("database failure: %s", exc)
             raise _storage_error(exc) from exc
         return False

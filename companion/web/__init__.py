@@ -9,7 +9,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from companion.store import Store
 
-from . import (api, assets, calculator, cards, errors, languages, limits, pages, rules,
+from . import (api, assets, calculator, cards, errors, health, languages, limits, pages, rules,
                security)
 from .card_words import card_name
 from .icons import icon
@@ -64,7 +64,7 @@ def _template_words(app: Flask) -> None:
 
 
 def _blueprints(app: Flask, csrf: CSRFProtect) -> None:
-    for module in (api, pages, cards, rules, calculator, security):
+    for module in (api, pages, cards, rules, calculator, security, health):
         app.register_blueprint(module.bp)
     limits.init_app(app)  # after the blueprints: it wraps their create and join views
     # The API authenticates with a bearer token, which a browser never sends by itself, and

@@ -82,11 +82,34 @@ def _adopt_legacy(connection: Connection) -> None:
         connection.execute(text("ALTER TABLE event ADD COLUMN data VARCHAR"))
 
 
+class SchemaTooNew(RuntimeError):
+    """The database was upgraded by a newer version of the app than this one."""
+
+    def __init__(self, at: str, known: str):
+        self.at, self.known = at, known
+        super().__init__(
+            f"this database was upgraded by a newer version of the companion (schema {at}); this "
+            f"version knows the schema up to {known}. Install the newer version again, or restore "
+            "the backup taken before the upgrade (deploy/README.md, Upgrading).")
+
+
+def known(revision: str) -> bool:
+    """Whether this version of the app has ``revision`` among its migrations."""
+    try:
+        return ScriptDirectory.from_config(_config()).get_revision(revision) is not None
+    except Exception:  # noqa: BLE001 - alembic raises several kinds for an unknown id
+        return False
+
+
 def upgrade(engine: Engine) -> None:
-    """Bring the database to the newest revision (a no-op when it is there already)."""
+    """Bring the database to the newest revision (a no-op when it is there already); a
+    database from a newer version of the app is refused (``SchemaTooNew``), never touched."""
     with engine.connect() as connection:
         _lock(connection)
         at = current(connection)
+        if at is not None and at != head() and not known(at):
+            connection.rollback()
+            raise SchemaTooNew(at, head())
         if at != head():
             config = _config(connection)
             if at is None and "game" in inspect(connection).get_table_names():
