@@ -61,7 +61,7 @@ def test_the_winners_phone_says_they_won_and_another_says_who(client):
     assert "You won!" in mine and "Turn:" not in mine.split('id="turn"')[1][:200]
     client.set_cookie(f"seat_{table.code}", table.tokens["Eva"])
     hers = client.get(f"/games/{table.code}").get_data(as_text=True)
-    assert "Won:" in hers.split('id="turn"')[1][:300] and "Boris" in hers.split('id="turn"')[1][:400]
+    assert "Winner:" in hers.split('id="turn"')[1][:300] and "Boris" in hers.split('id="turn"')[1][:400]
 
 
 def test_a_finished_fights_moves_are_labelled_the_hosts_only_on_the_hosts_device(client):

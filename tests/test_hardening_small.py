@@ -91,9 +91,11 @@ def test_a_ten_kilobyte_address_elsewhere_is_still_refused(server):
     b"POST /api/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
 ], ids=["content-length-text", "content-length-negative", "request-line", "version", "header-too-long",
         "content-length-twice", "chunk-size"])
-def test_a_request_the_server_cannot_parse_under_api_answers_json_400(server, request_bytes):
+def test_a_request_the_server_cannot_parse_under_api_answers_json_400(server, request_bytes, request):
     status, headers, body = raw(server["port"], request_bytes)
-    assert_json_error(status, headers, body, 400)
+    # A head over the server's bound (32 KB) is answered 431 before it is read whole.
+    expected = 431 if request.node.callspec.id == "header-too-long" else 400
+    assert_json_error(status, headers, body, expected)
 
 
 def test_a_malformed_json_body_answers_json_400(server):

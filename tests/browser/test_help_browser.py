@@ -52,7 +52,7 @@ def test_the_fighter_offers_a_bribe_the_helper_accepts_on_his_phone_and_the_deal
 
     # A stingy first offer: one treasure, Natasha picks first, plus her Samovar.
     boris_row.get_by_label("Treasures").fill("1")
-    boris_row.get_by_label("they pick first").uncheck()
+    boris_row.get_by_label("Boris picks first").uncheck()
     boris_row.get_by_label("Samovar (300 gold)").check()
     boris_row.get_by_role("button", name="Offer").click()
     offer_on_boris = boris_phone.locator(f'#helpers li[data-helper="{boris}"] .offer')
@@ -66,17 +66,17 @@ def test_the_fighter_offers_a_bribe_the_helper_accepts_on_his_phone_and_the_deal
     # The suggested offer: two treasures, Boris picks first, and the Samovar.
     boris_row = natasha_phone.locator(f'#helpers li[data-helper="{boris}"]')
     expect(boris_row.get_by_label("Treasures")).to_have_value("2")
-    boris_row.get_by_label("they pick first").check()
+    boris_row.get_by_label("Boris picks first").check()
     boris_row.get_by_label("Samovar (300 gold)").check()
     boris_row.get_by_role("button", name="Offer").click()
     expect(natasha_phone.locator(".log")).to_contain_text(
         "Natasha offers Boris: 2 treasures (helper picks first) and Samovar (300 gold)")
-    expect(offer_on_boris).to_contain_text("Offer: 2 treasures (picks first), Samovar", timeout=LIVE_MS)
+    expect(offer_on_boris).to_contain_text("Offer: 2 treasures (Boris picks first), Samovar", timeout=LIVE_MS)
     boris_phone.get_by_role("button", name="Accept and help").click()
 
     # The deal shows on both phones, and Boris's 10 turns the fight: 19 against 15.
     for phone in (boris_phone, natasha_phone):
-        expect(phone.locator("#deal")).to_contain_text("Deal: Boris — 2 treasures (helper picks first), Samovar",
+        expect(phone.locator("#deal")).to_contain_text("Deal: Boris — 2 treasures (Boris picks first), Samovar",
                                                        timeout=LIVE_MS)
         expect(phone.locator("#players-strength")).to_have_text("19", timeout=LIVE_MS)
         expect(phone.locator("#monsters-strength")).to_have_text("15", timeout=LIVE_MS)

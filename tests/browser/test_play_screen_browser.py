@@ -113,7 +113,7 @@ def test_the_fight_offers_and_refusals_reach_every_phone_inside_its_screen(serve
     bob_row = ann_phone.locator(f'#helpers li[data-helper="{bob}"]')
     expect(bob_row).to_be_in_viewport()
     bob_row.get_by_label("Treasures").fill("1")
-    bob_row.get_by_role("button", name="Offer Bob").click()
+    bob_row.get_by_role("button", name="Offer it to Bob").click()
     call = bob_phone.locator(".call[data-call^=offer]")
     accept = call.get_by_role("button", name="Accept and help")
     expect(accept).to_be_in_viewport(ratio=1, timeout=LIVE_MS)

@@ -54,9 +54,18 @@ def item_row(page, name: str):
 
 
 def open_add_card(page) -> None:
+    """Open the add-card panel as a player does, by its summary. A live update may open it at
+    the moment of the tap (the server renders it open after some moves), and the tap then
+    closes it again: look at what the page shows, and tap again if it is closed."""
     details = page.locator("#add-card")
-    if details.get_attribute("open") is None:
-        details.locator("> summary").click()
+    for _ in range(3):
+        if details.get_attribute("open") is None:
+            details.locator("> summary").click()
+        try:
+            expect(details.locator("#item-name")).to_be_visible(timeout=3000)
+            return
+        except AssertionError:
+            continue
     expect(details.locator("#item-name")).to_be_visible()
 
 
