@@ -351,8 +351,9 @@
     if (call) remember("calls-dismissed", call.getAttribute("data-call"));
   }, true);
 
-  // A toast saying what a tap did (with its Undo) goes by itself after a while; a refusal
-  // stays until dismissed or until the next change goes through.
+  // A toast saying what a tap did (with its Undo) stays until the next change by anyone (the
+  // live part shows a newer version: its Undo would take back that one instead) or 20 s; a
+  // refusal stays until dismissed or until the next change goes through.
   var toastTimer = null;
   function watchNotice() {
     var notice = document.getElementById("notice");
@@ -360,10 +361,15 @@
     new MutationObserver(function () {
       clearTimeout(toastTimer);
       var toast = notice.querySelector(".toast");
-      if (toast) toastTimer = setTimeout(function () { if (toast.isConnected) toast.remove(); }, 8000);
+      if (toast) toastTimer = setTimeout(function () { if (toast.isConnected) toast.remove(); }, 20000);
     }).observe(notice, {childList: true, subtree: true});
   }
   document.addEventListener("DOMContentLoaded", watchNotice);
+  document.addEventListener("htmx:afterSettle", function () {
+    var toast = document.querySelector("#notice .toast[data-version]");
+    var shown = document.querySelector("#live .live[data-version]");
+    if (toast && shown && Number(shown.dataset.version) > Number(toast.dataset.version)) toast.remove();
+  });
   // A throttled tap (429, "wait a few seconds") is a toast too: once the wait is over it has
   // nothing left to say.
   document.addEventListener("htmx:afterSwap", function (e) {

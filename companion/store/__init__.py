@@ -129,6 +129,10 @@ def _next_version(before: dict, changed: Changed, *, kind: str, actor: Actor, ve
     new["version"] = version + 1
     # Ids only ever go up, whatever a change (an undo) restored.
     new["next_id"] = max(new.get("next_id", 1), before.get("next_id", 1))
+    if kind != "undo":
+        # What an undo would take back now, and who may (its maker, or the host): an undo's
+        # reverse patch restores the one before, so it is always the latest change not undone.
+        new["last_change"] = {"actor": "host" if actor.host else actor.player, "event": happened}
     if in_log(happened):  # a count corrected by hand writes none (engine/words.py)
         new["log"] = (new.get("log", []) + [{
             "seq": version + 1, "actor": "host" if actor.host else actor.player, "event": happened}])[-LOG_KEEP:]

@@ -250,10 +250,12 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
         if fight.get("helper") == focus and fight.get("helper_forced"):
             calls.append({"about": "forced_help", "key": f"forced-{fight['fighter']}-{focus}",
                           "player": focus, "fighter": fight["fighter"]})
-        # A declined offer tells the fighter (a call they dismiss), for the fight on now.
+        # A declined offer tells the fighter (a call they dismiss), for the fight on now, while
+        # it still needs a helper: once someone helps or the fight is decided, the note goes.
         started = max((e.get("seq", 0) for e in state.get("log", ())
                        if (e.get("event") or {}).get("kind") in DOOR_EVENTS), default=0)
-        for entry in state.get("log", ()):
+        still_asking = fight.get("stage") == "fighting" and fight.get("helper") is None
+        for entry in (state.get("log", ()) if still_asking else ()):
             said_no = entry.get("event") or {}
             if (said_no.get("kind") == "decline_offer" and said_no.get("to") == focus == fight["fighter"]
                     and entry.get("seq", 0) > started):
@@ -271,9 +273,12 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
         log = state.get("log", ())
         since = max((e.get("seq", 0) for e in log
                      if (e.get("event") or {}).get("kind") in TURN_EVENTS), default="old")
-        # "Kick open the door" until the door is kicked open: a fight this turn ends the call.
-        kicked = any((e.get("event") or {}).get("kind") in DOOR_EVENTS
-                     and (since == "old" or e.get("seq", 0) > since) for e in log)
+        # "Kick open the door" until the door is kicked open: a card from the door this turn
+        # (a fight, a curse, a card kept: the engine's door_opened) or a fight in the log.
+        kicked = (state.get("door_opened") is not None
+                  and state.get("door_opened") == state.get("turn_count", 0)) or any(
+            (e.get("event") or {}).get("kind") in DOOR_EVENTS
+            and (since == "old" or e.get("seq", 0) > since) for e in log)
         if not kicked:
             calls.append({"about": "turn", "key": f"turn-{focus}-{since}", "player": focus})
     # Someone else's fight on this phone (the host's, or a table screen's): its moves sit apart
@@ -330,6 +335,8 @@ def table(code):
         state = words.public_state(store().load(code))
         return _vary(make_response(render_template("_table_big.html", state=state)))
     context = table_screen.table_context(code)
+    # The host's device may take the last change back from the table screen too.
+    context["host_device"] = shared.cookie_actor(code)[0].host
     if is_htmx():
         return _vary(make_response(render_template("_table_live.html", **context)))
     url = join_url(code)

@@ -23,11 +23,19 @@ def playing_seat(state: dict, actor) -> dict | None:
     return next((p for p in state["players"] if p["id"] == actor.player), None)
 
 
+def door_opened(state: dict) -> None:
+    """A card came from the door deck this turn: the door has been kicked open (the phone's
+    "Kick open the door" goes; ``turn_count`` tells this turn from the next)."""
+    state["door_opened"] = state.get("turn_count", 0)
+
+
 def card_leaves(state: dict, action, card: dict, holder: dict | None, default: str) -> str:
     """The played ``card`` leaves where it came from (``hand.card_source``, answered):
     ``holder``'s hand, the door (nothing to count), or a dead player's body, where it spends
     ``holder``'s pick of the looting (engine/looting.py)."""
     source = card_source(action, default)
+    if source == "door":
+        door_opened(state)
     if source == "hand":
         take_from_hand(holder)
     elif source == "body":
@@ -345,6 +353,8 @@ def _draw(state, action, actor, ctx):
         raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
                             name=player["name"], sex=player["sex"])
     add_to_hand(player, action.count)
+    if action.deck == "door" and state.get("turn") == player["id"]:
+        door_opened(state)  # a door card kept (or the room looted) on one's own turn
     kind = ("draw_several" if action.count > 1 else
             {"door": "draw_door", "treasure": "draw_treasure"}.get(action.deck or "", "draw"))
     return event(kind, player=player["id"], name=player["name"], sex=player["sex"], n=action.count)

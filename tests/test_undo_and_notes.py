@@ -1,0 +1,90 @@
+"""Undo in reach, and nothing stale (the table screen for six, items 2 and 3): "Undo" shows
+only to whoever may take the last change back (its maker, the host), names that change, and
+is on the host's table screen too; a note goes when what it says is no longer so (another
+helper accepted, the fight was decided, the door was kicked open)."""
+
+from __future__ import annotations
+
+from .conftest import Table
+
+OGRE = {"kind": "monster", "name": "Ogre", "level": 3, "treasures": 1}
+
+
+def _page(client, table, who, path=None):
+    phone = client.application.test_client()
+    if who == "host":
+        phone.set_cookie(f"host_{table.code}", table.host_token)
+    else:
+        phone.set_cookie(f"seat_{table.code}", table.tokens[who])
+    return phone.get(path or f"/games/{table.code}").get_data(as_text=True)
+
+
+def _undo_button(page: str) -> str | None:
+    start = page.find('id="undo-last"')
+    if start < 0:
+        return None
+    return page[start:page.find("</form>", start)]
+
+
+def test_undo_is_offered_to_the_last_changer_and_the_host_naming_the_change(client):
+    table = Table(client)
+    for name, sex in (("Ann", "female"), ("Bob", "male")):
+        table.join(name, sex)
+    table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 1})
+    mine = _undo_button(_page(client, table, "Ann"))
+    assert mine is not None and "Undo: Ann: level 1 to 2, adjusted" in mine
+    assert _undo_button(_page(client, table, "Bob")) is None  # Bob may not take it back
+    assert _undo_button(_page(client, table, "host")) is not None  # the host may
+    # Bob's change is now the last one: the button moves to his phone, named for his change.
+    table.act("Bob", {"type": "gear", "player": table.ids["Bob"], "delta": 1})
+    assert _undo_button(_page(client, table, "Ann")) is None
+    assert "Bob" in _undo_button(_page(client, table, "Bob"))
+    # Taken back, the one before is the last change again: Ann's, offered to Ann.
+    assert table.request("POST", "undo", "Bob").status_code == 200
+    assert _undo_button(_page(client, table, "Ann")) is not None
+    assert _undo_button(_page(client, table, "Bob")) is None
+
+
+def test_the_hosts_table_screen_offers_the_undo(client):
+    table = Table(client)
+    table.join("Ann", "female")
+    table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 1})
+    screen = _page(client, table, "host", f"/games/{table.code}/table")
+    assert 'id="tv-undo"' in screen and "Undo:" in screen
+    stranger = client.application.test_client().get(f"/games/{table.code}/table").get_data(as_text=True)
+    assert 'id="tv-undo"' not in stranger
+    phone = client.application.test_client()
+    phone.set_cookie(f"host_{table.code}", table.host_token)
+    csrf = screen.split('name="csrf_token" value="')[1].split('"')[0] if 'csrf_token" value="' in screen else ""
+    r = phone.post(f"/games/{table.code}/undo", data={"csrf_token": csrf, "next": f"/games/{table.code}/table"})
+    assert r.status_code == 303 and r.headers["Location"].endswith(f"/games/{table.code}/table")
+    assert table.player("Ann")["level"] == 1
+
+
+def test_a_declined_offer_note_goes_once_someone_helps_or_the_fight_is_decided(client):
+    table = Table(client)
+    for name, sex in (("Ann", "female"), ("Bob", "male"), ("Cid", "male")):
+        table.join(name, sex)
+    ids = table.ids
+    table.act("Ann", {"type": "fight", "player": ids["Ann"], "monster": OGRE})
+    table.act("Ann", {"type": "offer", "to": ids["Bob"], "treasures": 1})
+    table.act("Bob", {"type": "decline_offer", "player": ids["Bob"]})
+    assert 'data-call="declined-' in _page(client, table, "Ann")
+    table.act("Ann", {"type": "offer", "to": ids["Cid"], "treasures": 1})
+    table.act("Cid", {"type": "accept_offer", "player": ids["Cid"]})
+    assert 'data-call="declined-' not in _page(client, table, "Ann")  # Cid helps: no longer so
+
+
+def test_kick_open_the_door_goes_once_a_card_came_from_the_door(client):
+    table = Table(client)
+    table.join("Ann", "female")
+    table.join("Bob", "male")
+    assert 'data-call="turn-' in _page(client, table, "Ann")
+    # The door showed a curse, played on Ann from the door: the door is open, no fight.
+    table.act("Ann", {"type": "play", "player": table.ids["Ann"], "source": "door",
+                      "card": {"kind": "curse", "name": "Hex", "duration": "lasting", "bonus": -1}})
+    assert 'data-call="turn-' not in _page(client, table, "Ann")
+    table.act("Ann", {"type": "end_turn", "player": table.ids["Ann"]})
+    assert 'data-call="turn-' in _page(client, table, "Bob")  # Bob's turn: his door is shut
+    table.act("Bob", {"type": "draw", "player": table.ids["Bob"], "deck": "door"})
+    assert 'data-call="turn-' not in _page(client, table, "Bob")
