@@ -88,3 +88,41 @@ def test_kick_open_the_door_goes_once_a_card_came_from_the_door(client):
     assert 'data-call="turn-' in _page(client, table, "Bob")  # Bob's turn: his door is shut
     table.act("Bob", {"type": "draw", "player": table.ids["Bob"], "deck": "door"})
     assert 'data-call="turn-' not in _page(client, table, "Bob")
+
+
+# --- nothing misleading (item 4 and 5) ---------------------------------------------------------
+
+def test_card_pages_say_what_their_buttons_do(client):
+    table = Table(client)
+    table.join("Ann", "female")
+    divine = _page(client, table, "Ann", f"/cards/classic/divine-intervention?game={table.code}")
+    assert "Play it: every Cleric goes up a level" in divine and "Add to my cards" not in divine
+    wandering = _page(client, table, "Ann", f"/cards/classic/wandering-monster?game={table.code}")
+    assert 'id="wandering-hint"' in wandering and "Play for the players" not in wandering
+    table.act("Ann", {"type": "fight", "player": table.ids["Ann"], "monster": OGRE})
+    wandering = _page(client, table, "Ann", f"/cards/classic/wandering-monster?game={table.code}")
+    assert 'id="wandering-choose"' in wandering and "kind=monster" in wandering
+    assert "Play for the monsters" not in wandering and "Add to my cards" not in wandering
+
+
+def test_fight_inputs_start_empty(client):
+    table = Table(client)
+    table.join("Ann", "female")
+    table.act("Ann", {"type": "fight", "player": table.ids["Ann"], "monster": OGRE})
+    page = _page(client, table, "Ann", f"/games/{table.code}?tab=fight")
+    for field in ('id="enh-0"', 'id="enht-0"', 'id="os-bonus"'):
+        tag = page[page.index(field) - 10:page.index(">", page.index(field))]
+        assert "value=" not in tag and "placeholder=" in tag, tag
+
+
+def test_the_host_pages_first_button_goes_where_the_device_is_for(client):
+    table = Table(client)
+    ann = table.join("Ann", "female")
+    host_only = _page(client, table, "host", f"/games/{table.code}/host")
+    first = host_only[host_only.index('class="button primary"'):][:200]
+    assert f"/games/{table.code}/table" in first
+    phone = client.application.test_client()
+    phone.set_cookie(f"host_{table.code}", table.host_token)
+    phone.set_cookie(f"seat_{table.code}", ann["token"])
+    seated = phone.get(f"/games/{table.code}/host").get_data(as_text=True)
+    assert "Open my sheet" in seated

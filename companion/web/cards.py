@@ -11,6 +11,7 @@ from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from companion import engine
 from companion.engine import Actor, looting
+from companion.engine.reducers import divine
 from companion.catalog import (CatalogError, export_cards, import_cards, load_catalog,
                                localized_card)
 from companion.store import NotFound
@@ -130,7 +131,11 @@ def card_page(set_, name_id):
     if card is None:
         abort(404)
     card = localized_card(card, words.lang())
-    context = {"card": card, "card_names": card_names.other_names(card), "state": None, "me": None, "actor": None, "players": {}, "focus": None,
+    # Cards whose move the generic buttons would misname: the page says what they do.
+    special = ("divine-intervention" if divine.is_divine_intervention(card)
+               else "wandering-monster" if card.get("kind") == "other" and name_id == "wandering-monster"
+               else None)
+    context = {"card": card, "special": special, "card_names": card_names.other_names(card), "state": None, "me": None, "actor": None, "players": {}, "focus": None,
                "fight_verdict": None, "allowed": {}, "refused": {}}
     if state:
         actor, me = shared.cookie_actor(state["code"])
