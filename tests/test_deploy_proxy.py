@@ -305,6 +305,26 @@ def test_an_unknown_host_never_reaches_the_app(stack):
         plain.close()
 
 
+def test_the_proxys_own_errors_under_api_are_json_too(stack):
+    """A body past the proxy's bound is refused by the proxy itself (Caddy passes it to the
+    app, which refuses it): JSON either way, as every answer under /api/."""
+    import json
+
+    status, headers, body = call(stack, "POST", "/api/games", body=b"{" + b" " * 200_000 + b"}",
+                                 headers={"Content-Type": "application/json"})
+    assert status == 413 and headers.get("Content-Type", "").startswith("application/json"), (status, body[:200])
+    assert json.loads(body)["error"]["message"]
+
+
+def test_the_header_timeout_is_set_where_nginx_reads_it():
+    """nginx reads a request's head before it knows the server block: client_header_timeout
+    bounds it only at the http{} level (measured: 10 s there, the default 60 s in a server)."""
+    text = (DEPLOY / "nginx.conf").read_text()
+    http_level = text[text.index("http {"):text.index("    server {")]
+    assert "client_header_timeout 10s;" in http_level
+    assert text.count("client_header_timeout") == 1
+
+
 def test_the_proxy_offers_http2(stack):
     # nginx 1.22 only knows `listen ... http2`; a file written for 1.25 would not even start.
     context = ssl.create_default_context(cafile=str(stack["cert"]))
