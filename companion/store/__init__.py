@@ -132,7 +132,8 @@ def _next_version(before: dict, changed: Changed, *, kind: str, actor: Actor, ve
     if kind != "undo":
         # What an undo would take back now, and who may (its maker, or the host): an undo's
         # reverse patch restores the one before, so it is always the latest change not undone.
-        new["last_change"] = {"actor": "host" if actor.host else actor.player, "event": happened}
+        # Its words are the log line of that version (``seq``): the state stays as small.
+        new["last_change"] = {"actor": "host" if actor.host else actor.player, "seq": version + 1}
     if in_log(happened):  # a count corrected by hand writes none (engine/words.py)
         new["log"] = (new.get("log", []) + [{
             "seq": version + 1, "actor": "host" if actor.host else actor.player, "event": happened}])[-LOG_KEEP:]
