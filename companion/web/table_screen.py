@@ -44,7 +44,9 @@ def table_context(code: str) -> dict:
     state = words.public_state(stored)
     return {"state": state, "fight": fight_board(state["combat"]),
             "recent": list(reversed(state["log"][-LOG_LINES:])),
-            "race": level_race.chart(race, winners=stored["winners"], width=800, height=230,
+            # At the end the race is the story of the evening: drawn taller, the board compact.
+            "race": level_race.chart(race, winners=stored["winners"], width=800,
+                                      height=400 if stored["winners"] else 230,
                                       winning_level=winning_level(stored)),
             "names": {p["id"]: p["name"] for p in state["players"]}}
 
