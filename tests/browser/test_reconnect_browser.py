@@ -109,6 +109,12 @@ def test_a_waiting_tap_can_be_dropped(server, phones):
     ann.get_by_role("button", name="Level up").click()
     waiting = ann.locator("#pending .pending-tap")
     expect(waiting).to_have_count(1)
+    # The waiting tap covers neither the level nor the connection banner.
+    box = ann.locator("#pending").bounding_box()
+    expect(ann.locator("#connection")).to_be_visible()
+    for shown in ("#my-level", "#connection"):
+        other = ann.locator(shown).bounding_box()
+        assert other and (box["y"] >= other["y"] + other["height"] or box["y"] + box["height"] <= other["y"]), shown
     waiting.get_by_role("button", name="Drop it").click()
     expect(waiting).to_have_count(0)
     expect(ann.locator("#pending")).to_be_hidden()
