@@ -144,3 +144,17 @@ def test_backup_on_postgresql_says_pg_dump_is_the_way(tmp_path):
     url = "postgresql://companion:secret@db.example:5432/companion"
     done = _companion("backup", str(tmp_path / "x.dump"), env=_env(tmp_path, COMPANION_DATABASE_URL=url))
     assert done.returncode == 1 and "pg_dump --format=custom" in done.stderr and "secret" not in done.stderr
+
+
+def test_the_access_log_names_the_phones_address_behind_a_trusted_proxy(tmp_path):
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = _env(tmp_path, COMPANION_PUBLIC_URL=url, COMPANION_TRUSTED_PROXIES="1")
+    with serving([sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                  "--access-log"], url, output=stderr_of, env=env,
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
+        assert requests.get(url + "/healthz", headers={"X-Forwarded-For": "203.0.113.9"},
+                            timeout=WAIT).status_code == 200
+    log = proc.stderr.read().decode()
+    line = next(l for l in log.splitlines() if "/healthz" in l)
+    assert line.startswith("203.0.113.9 "), line
