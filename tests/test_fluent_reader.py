@@ -27,14 +27,13 @@ import re
 from functools import cache
 
 import pytest
-from babel.messages.pofile import read_po
 
 from companion import ROOT
 from companion.catalog import load_catalog
 from companion.engine.editions import EDITIONS
 
 from .conftest import Table
-from .test_languages import TRANSLATED, _po, _Text
+from .test_languages import TRANSLATED, _phone, _po, _Text
 
 FLUENT = ROOT / "tests" / "fluent"
 CASTS = {"women": (("Anna", "female"), ("Clara", "female"), ("Dora", "female"), ("Erika", "female")),
@@ -44,14 +43,6 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'’-]+")
 
 
 # --- the evening ---------------------------------------------------------------------------
-
-def _phone(client, lang, **cookies):
-    phone = client.application.test_client()
-    phone.set_cookie("lang", lang)
-    for name, value in cookies.items():
-        phone.set_cookie(name, value)
-    return phone
-
 
 def _evening(client, cast: str):
     """Plays the evening with ``cast`` and yields (moment, page, path-getter) at each moment:

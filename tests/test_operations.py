@@ -17,7 +17,6 @@ from sqlalchemy import create_engine, text
 
 from companion import create_app
 
-from .conftest import Table
 from .serving import free_port, serving, stderr_of
 
 WAIT = 30
@@ -82,7 +81,6 @@ def test_a_backup_taken_while_phones_write_restores_every_game(running, tmp_path
     fresh = _env(tmp_path / "fresh")
     restored = _companion("restore", str(tmp_path / "nightly.db"), env=fresh)
     assert restored.returncode == 0, restored.stderr
-    os.environ_backup = None
     app = create_app({"TESTING": True, "SECRET_KEY": "x",
                       "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'fresh' / 'companion.db'}"})
     store = app.extensions["companion_store"]

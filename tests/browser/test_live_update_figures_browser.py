@@ -10,8 +10,6 @@ import json
 import statistics
 import time
 
-import requests
-
 from .conftest import ARTIFACTS
 from .test_sheet_browser import Table
 
@@ -30,16 +28,13 @@ FIRST_BYTES = """t0 => performance.getEntriesByType("resource")
   .filter(e => /\\/(live|table)(\\?|$)/.test(e.name) && performance.timeOrigin + e.startTime >= t0)
   .map(e => performance.timeOrigin + e.responseStart)"""
 
-
 def _first_after(values, t0):
     later = [v for v in values if v >= t0]
     return min(later) - t0 if later else None
 
-
 def _pct(values, p):
     values = sorted(values)
     return values[min(len(values) - 1, int(round(p / 100 * (len(values) - 1))))] if values else None
-
 
 def test_six_phones_and_the_table_screen_report_tap_to_screen_figures(server, browser):
     table = Table(server, "classic")
