@@ -35,7 +35,18 @@ Server CPU is the ``companion serve`` process's user + system time from ``/proc/
 The client is one process of gevent greenlets and keep-alive ``requests`` sessions; its own
 CPU is printed as a sanity figure (the machine has two cores, the server takes one).
 
-    .venv/bin/python bench/refresh.py [--part one|load|long|all] [--quick]
+The machine's speed: this shared VM's swings 2x within a minute, so before and after each part
+the reference loop of ``bench/reference.py`` is timed (CPU seconds of 5,000,000 integer
+additions), and after the part's own lines every figure is printed again beside it and scaled to
+a machine where that loop takes 0.5 s (figure * 0.5 / reference, the mean of before and after;
+the range in brackets scales by each), with the targets at that reference: server CPU per tap
+with six phones <= 15 ms, one-table refresh p95 <= 30 ms, action alone p95 <= 4 ms; 40 tables
+at 30 taps/s with >= 95 % of taps reaching all six phones and refresh p95 <= 150 ms; the long
+game (5,000 events) within 2x of a fresh one for each request. Ratios and shares are not
+scaled. Under load, scaling is only a first guess: queues grow faster than linearly near a full
+core. ``--json PATH`` writes every figure, raw and scaled, with both reference times.
+
+    .venv/bin/python bench/refresh.py [--part one|load|long|all] [--quick] [--json PATH]
         [--taps 100] [--tables 40] [--rate 30] [--seconds 15] [--grace 5]
         [--events 5000] [--house-cards 500] [--repeat 30]
 
@@ -54,12 +65,15 @@ import random  # noqa: E402
 import re  # noqa: E402
 import statistics  # noqa: E402
 import sys  # noqa: E402
+import subprocess  # noqa: E402
 import time  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import gevent  # noqa: E402
 import gevent.event  # noqa: E402
 import requests  # noqa: E402
+from reference import AT, STEPS, reference_seconds, scaled  # noqa: E402
 from serving import RunningServer, percentile, running_server  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -87,6 +101,88 @@ QUICK = dict(taps=30, tables=8, rate=10.0, seconds=5.0, grace=3.0, events=800, h
 
 def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
+
+
+# --- figures, and the machine's speed beside them ----------------------------------------------
+
+@dataclass
+class Figure:
+    """One printed figure. ``unit`` "s" is a time (scaled to the reference), "ratio", "share"
+    and "count" are not. ``target``: (">=" or "<=", value) at the 0.5 s reference."""
+
+    key: str
+    label: str
+    value: float | None  # None: not reached (a refresh that never came)
+    unit: str = "s"
+    target: tuple[str, float] | None = None
+
+
+def show(value: float | None, unit: str) -> str:
+    if value is None or value == float("inf"):
+        return "not reached"
+    if unit == "s":
+        return ms(value)
+    if unit == "ratio":
+        return f"{value:.2f}x"
+    if unit == "share":
+        return f"{value:.1%}"
+    return f"{value:.1f}"
+
+
+def at_reference(figure: Figure, reference: float) -> float | None:
+    if figure.value is None or figure.unit != "s":
+        return figure.value
+    return scaled(figure.value, reference)
+
+
+def met(figure: Figure, value: float | None) -> bool | None:
+    if figure.target is None:
+        return None
+    if value is None:
+        return False
+    op, bound = figure.target
+    return value <= bound if op == "<=" else value >= bound
+
+
+def report_scaled(figures: list[Figure], before: float, after: float, note: str = "") -> None:
+    """The part's figures again, beside the reference measured around it and at 0.5 s."""
+    reference = (before + after) / 2
+    print(f"-- at the {AT:g} s reference: loop {before:.3f} s before, {after:.3f} s after "
+          f"(CPU, {STEPS:,} additions); times x {AT:g} / {reference:.3f} --")
+    print(f"{'figure':44} {'raw':>12} {'at 0.5 s':>12} {'(by before-after)':>19} {'target':>10}  met")
+    for f in figures:
+        value = at_reference(f, reference)
+        spread = ""
+        if f.unit == "s" and f.value is not None and f.value != float("inf"):
+            ends = sorted((scaled(f.value, before), scaled(f.value, after)))
+            spread = f"({ends[0] * 1000:.1f}-{ends[1] * 1000:.1f} ms)"
+        target = f"{f.target[0]} {show(f.target[1], f.unit)}" if f.target else ""
+        verdict = {None: "", True: "yes", False: "NO"}[met(f, value)]
+        print(f"{f.label:44} {show(f.value, f.unit):>12} {show(value, f.unit):>12} {spread:>19} "
+              f"{target:>10}  {verdict}")
+    if note:
+        print(note)
+
+
+def as_json(figures: list[Figure], before: float, after: float) -> dict:
+    reference = (before + after) / 2
+
+    def number(value: float | None) -> float | None:  # JSON has no infinity
+        return None if value is None or value == float("inf") else value
+
+    def by(f: Figure, ref: float) -> float | None:
+        return number(scaled(f.value, ref)) if f.unit == "s" and f.value is not None else None
+
+    return {
+        "reference_before": before, "reference_after": after, "reference": reference,
+        "figures": {f.key: {
+            "label": f.label, "unit": f.unit, "raw": number(f.value),
+            "scaled": number(at_reference(f, reference)),
+            "scaled_by_before": by(f, before), "scaled_by_after": by(f, after),
+            "target": {"op": f.target[0], "value": f.target[1]} if f.target else None,
+            "met": met(f, at_reference(f, reference)),
+        } for f in figures},
+    }
 
 
 # --- a table, set up mid-game through the API ----------------------------------------------
@@ -316,7 +412,7 @@ class Tap:
 
 # --- the parts -------------------------------------------------------------------------------
 
-def part_one(items: list[str], taps: int) -> None:
+def part_one(items: list[str], taps: int) -> list[Figure]:
     print(f"== one table: six phones, {taps} taps one after another ==")
     with running_server(**OPEN_LIMITS) as server:
         table = set_up_table(server.base, items)
@@ -366,9 +462,22 @@ def part_one(items: list[str], taps: int) -> None:
           f"server CPU per action {ms(action_cpu)}")
     print(f"client CPU per tap: {ms(client_cpu)} ({client_cpu * taps / wall:.0%} of a core); "
           f"refused taps: {refused}")
+    return [
+        Figure("one.refresh_p50", "one table: refresh p50", statistics.median(refreshes)),
+        Figure("one.refresh_p95", "one table: refresh p95", percentile(refreshes, 95), "s", ("<=", 0.030)),
+        Figure("one.reached", "one table: taps reaching all six within 5 s", len(refreshes) / taps, "share"),
+        Figure("one.server_cpu_per_tap", "server CPU per tap (six phones)", server_cpu, "s", ("<=", 0.015)),
+        Figure("one.fetches_per_tap", "fragment fetches per tap", fetches, "count"),
+        Figure("one.action_p50", "action alone: round trip p50", statistics.median(round_trips)),
+        Figure("one.action_p95", "action alone: round trip p95", percentile(round_trips, 95), "s",
+               ("<=", 0.004)),
+        Figure("one.action_server_cpu", "action alone: server CPU", action_cpu),
+        Figure("one.client_cpu_per_tap", "client CPU per tap", client_cpu),
+    ]
 
 
-def part_load(items: list[str], tables_count: int, rate: float, seconds: float, grace: float) -> None:
+def part_load(items: list[str], tables_count: int, rate: float, seconds: float,
+              grace: float) -> list[Figure]:
     count = int(rate * seconds)
     print(f"== load: {tables_count} tables ({tables_count * PHONES} phones), {rate:g} taps/s "
           f"for {seconds:g} s ({count} taps), grace {grace:g} s ==")
@@ -435,6 +544,16 @@ def part_load(items: list[str], tables_count: int, rate: float, seconds: float, 
           f"{run:.1f} s; {fetches / count:.1f} fragment fetches per tap ({fetch_errors} failed)")
     print(f"client CPU: {ms(client_cpu / count)} per tap, {client_cpu / run:.0%} of a core; "
           f"latest tap left {ms(late)} after its time")
+    return [
+        Figure("load.refresh_p50", "load: refresh p50", p50),
+        Figure("load.refresh_p95", "load: refresh p95 (unreached = slowest)", p95, "s", ("<=", 0.150)),
+        Figure("load.reached", "load: taps reaching all six phones", len(reached) / count, "share",
+               (">=", 0.95)),
+        Figure("load.server_cpu_per_tap", "load: server CPU per tap sent", server_cpu / count),
+        Figure("load.server_core", "load: server share of a core", server_cpu / run, "share"),
+        Figure("load.client_cpu_per_tap", "load: client CPU per tap", client_cpu / count),
+        Figure("load.latest_send", "load: latest tap left after its time", late),
+    ]
 
 
 def build_long_game(table: Table, house_cards: int, events: int, builders: int = 3) -> None:
@@ -541,7 +660,7 @@ def timed_requests(server: RunningServer, tables: dict[str, Table],
     return results
 
 
-def part_long(items: list[str], events: int, house_cards: int, repeat: int) -> None:
+def part_long(items: list[str], events: int, house_cards: int, repeat: int) -> list[Figure]:
     print(f"== long game: {events} events and {house_cards} house cards, against a fresh game "
           f"(medians of {repeat}) ==")
     with running_server(**OPEN_LIMITS) as server:
@@ -563,6 +682,22 @@ def part_long(items: list[str], events: int, house_cards: int, repeat: int) -> N
               f"{slowest[0]:13.1f} {slowest[1]:6.1f} | {mean_cpu[0]:14.1f} {mean_cpu[1]:6.1f}")
     print("(target: each median at most 2x the fresh game (x = long/fresh). Times are round trips;\n"
           " CPU is the server's, from its threads' run time)")
+    figures = []
+    for name, by_table in results.items():
+        key = name.split()[0]  # action, phone, table, summary, undo
+        fresh_, long_ = by_table["fresh"], by_table["long"]
+        wall = statistics.median(fresh_.walls), statistics.median(long_.walls)
+        cpu = statistics.median(fresh_.cpus), statistics.median(long_.cpus)
+        figures += [
+            Figure(f"long.{key}.fresh", f"{name}: fresh median", wall[0]),
+            Figure(f"long.{key}.long", f"{name}: long median", wall[1]),
+            Figure(f"long.{key}.ratio", f"{name}: long/fresh", wall[1] / wall[0], "ratio", ("<=", 2.0)),
+            Figure(f"long.{key}.cpu_fresh", f"{name}: CPU fresh median", cpu[0]),
+            Figure(f"long.{key}.cpu_long", f"{name}: CPU long median", cpu[1]),
+            Figure(f"long.{key}.cpu_ratio", f"{name}: CPU long/fresh",
+                   cpu[1] / cpu[0] if cpu[0] else None, "ratio", ("<=", 2.0)),
+        ]
+    return figures
 
 
 def main() -> int:
@@ -580,6 +715,9 @@ def main() -> int:
     parser.add_argument("--house-cards", type=int,
                         help=f"long: house cards in the long game (default {FULL['house_cards']}, at most 500)")
     parser.add_argument("--repeat", type=int, help=f"long: requests timed each (default {FULL['repeat']})")
+    parser.add_argument("--json", metavar="PATH", type=Path,
+                        help="also write every figure, raw and scaled to the 0.5 s reference, with "
+                             "the reference times before and after each part")
     args = parser.parse_args()
     sizes = QUICK if args.quick else FULL
     for name, default in sizes.items():
@@ -588,19 +726,53 @@ def main() -> int:
 
     items = [card["id"] for card in load_catalog().search(None, set="classic", kind="item")]
     parts = ("one", "load", "long") if args.part == "all" else (args.part,)
+    written: dict = {"at": AT, "steps": STEPS, "commit": _commit(), "quick": args.quick,
+                     "sizes": {name: getattr(args, name) for name in FULL}, "parts": {}}
     for part in parts:
         started = time.perf_counter()
-        # Other work on the machine (a test run) slows the server: say how busy it was.
-        print(f"(load average before: {os.getloadavg()[0]:.1f})")
+        # Other work on the machine (a test run) slows the server: say how busy it was, and how
+        # fast the machine ran just before and just after.
+        load_before = os.getloadavg()[0]
+        before = reference_seconds()
+        print(f"(load average before: {load_before:.1f}; reference loop {before:.3f} s CPU)")
+        note = ""
         if part == "one":
-            part_one(items, args.taps)
+            figures = part_one(items, args.taps)
         elif part == "load":
-            part_load(items, args.tables, args.rate, args.seconds, args.grace)
+            figures = part_load(items, args.tables, args.rate, args.seconds, args.grace)
+            if (args.tables, args.rate) != (FULL["tables"], FULL["rate"]):
+                note = (f"(the targets are for {FULL['tables']} tables at {FULL['rate']:g} taps/s; "
+                        f"this ran {args.tables} at {args.rate:g})")
         else:
-            part_long(items, args.events, args.house_cards, args.repeat)
-        print(f"({part} part took {time.perf_counter() - started:.0f} s; "
-              f"load average after: {os.getloadavg()[0]:.1f})\n")
+            figures = part_long(items, args.events, args.house_cards, args.repeat)
+            if args.events != FULL["events"]:
+                note = f"(the targets are for a {FULL['events']:,}-event game; this one had {args.events:,})"
+        took = time.perf_counter() - started
+        load_after = os.getloadavg()[0]
+        after = reference_seconds()
+        print(f"({part} part took {took:.0f} s; load average after: {load_after:.1f}; "
+              f"reference loop {after:.3f} s CPU)")
+        report_scaled(figures, before, after, note)
+        print()
+        written["parts"][part] = dict(as_json(figures, before, after), seconds=took,
+                                      load_average_before=load_before, load_average_after=load_after)
+    if args.json:
+        args.json.write_text(json.dumps(written, indent=1) + "\n")
+        print(f"figures written to {args.json}")
     return 0
+
+
+def _commit() -> str | None:
+    """The commit the figures are of (with "+" when the working tree differs from it)."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=root, capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=root,
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
+    return head + ("+" if dirty else "")
 
 
 if __name__ == "__main__":
