@@ -21,9 +21,9 @@ from typing import Any, Callable
 
 from . import character, sheet
 from .core import Context, own, reducer
+from .death import kill
 from .errors import BadAction
 from .hand import add_to_hand
-from .reducers.sheet import kill
 from .state import find_player, next_id
 from .words import N_, card_text, event, event_words, said, said_plural
 

@@ -73,7 +73,7 @@ def new_hand(rules: TableRules) -> int:
 
 def draw_new_hand(player: dict) -> dict | None:
     """A dead player's turn begins: the new character draws the hand its death left owed
-    (``player["redraw"]``, set by ``reducers.sheet.kill``; rule dead-redraw). The said, or None."""
+    (``player["redraw"]``, set by ``death.kill``; rule dead-redraw). The said, or None."""
     owed = player.pop("redraw", 0)
     if not owed:
         return None

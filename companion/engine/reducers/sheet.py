@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from .. import character, dice, looting, sheet
+from .. import character, looting, sheet
 from . import divine
 from ..core import Context, in_fight, level_event, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
-from ..hand import add_to_hand, card_source, new_hand, take_from_hand
+from ..death import kill
+from ..hand import add_to_hand, card_source, take_from_hand
 from ..action_models import OneShotAction
-from ..readset import unrecorded
 from ..state import find_card, find_player, next_id
 from ..words import N_, event, event_words, said, said_plural
 
@@ -311,31 +311,6 @@ def _die(state, action, actor, ctx):
 
 event_words("die", N_("%(name)s dies: loses %(cards)s and the hand"))
 event_words("die_bare", N_("%(name)s dies: loses nothing in play and the hand"))
-
-
-def kill(state: dict, player: dict, ctx: Context) -> dict:
-    """The player dies (the die action, or Bad Stuff): an event of kind ``die``/``die_bare``."""
-    hand = player.get("hand")
-    lost = sheet.death(player, ctx.edition)
-    with unrecorded(state):  # death is never refused for who loots first: no verdict reads it
-        order = sheet.looting_order(state, player, dice.death_rng(state, ctx, player))
-    # The hand and the cards lost in play are laid out as the body, looted in that order.
-    looting.lay_out(state, player, lost, hand, order)
-    player["dead"] = True
-    fight = state.get("combat")
-    if fight and fight["stage"] == "fighting" and fight.get("helper") == player["id"]:
-        fight["helper"] = None
-    looters = [find_player(state, pid)["name"] for pid in order]
-    order_said = (said(N_("looting order %(players)s"), players=", ".join(looters), order=order)
-                  if looters else said(N_("looting order nobody")))
-    each = new_hand(ctx.rules)
-    # The hand is gone (sheet.death); the new character's is drawn when the player's next turn
-    # begins (core.begin_turn), from each deck (rule dead-redraw).
-    player["redraw"] = 2 * each
-    redraw = said_plural("draws %(n)s from each deck on their next turn", "draws %(n)s from each deck on their next turn",
-                         each)
-    return event("die" if lost else "die_bare", order_said, redraw, player=player["id"],
-                 name=player["name"], sex=player.get("sex"), cards=", ".join(c["card"]["name"] for c in lost))
 
 
 event_words("draw", N_("%(name)s draws a card face down"))
