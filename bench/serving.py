@@ -77,11 +77,17 @@ def running_server(**env: str) -> Iterator[RunningServer]:
     server = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
                                "--port", str(port)], env=env, stdout=subprocess.DEVNULL)
     try:
-        for _ in range(100):
+        # Up to a minute: on this shared 2-core VM under a test run, start-up took over 10 s.
+        deadline = time.monotonic() + 60
+        while True:
             try:
                 requests.get(base + "/", timeout=1)
                 break
             except requests.RequestException:
+                if server.poll() is not None:
+                    raise SystemExit(f"companion serve exited with {server.returncode} at start")
+                if time.monotonic() > deadline:
+                    raise SystemExit(f"companion serve did not answer on {base} within 60 s")
                 time.sleep(0.1)
         yield RunningServer(base, server.pid)
     finally:
