@@ -3,7 +3,7 @@ correcting it by hand writes no line of the game's log (the history and undo kee
 
 from __future__ import annotations
 
-from .conftest import Table
+from .helpers import ApiTable
 
 BOTH_DATABASES = True  # every test here that uses the database runs on SQLite and PostgreSQL
 
@@ -16,7 +16,7 @@ def test_a_seat_starts_with_the_cards_dealt_at_the_start(client):
     # the newer boxes.
     for edition, variants, dealt in (("classic", None, 4), ("classic", {"faster_play": True}, 8),
                                      ("oz", None, 8), ("tails", None, 8)):
-        ann = Table(client, edition, variants=variants).join("Ann", "female")
+        ann = ApiTable(client, edition, variants=variants).join("Ann", "female")
         assert ann["state"]["players"][0]["hand"] == dealt, (edition, variants)
 
 

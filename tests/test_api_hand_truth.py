@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from .conftest import Table
+from .helpers import ApiTable
 
 PLAYERS = (("Ann", "female"), ("Boris", "male"), ("Dmitri", "male"), ("Eva", "female"))
 HAND_LIMIT = 5  # classic: nobody here is a Dwarf
@@ -29,7 +29,7 @@ class TrueTable:
 
     def __init__(self, client, seed: int):
         self.rng = random.Random(seed)
-        self.api = Table(client, "classic", winning_level=20)
+        self.api = ApiTable(client, "classic", winning_level=20)
         for name, sex in PLAYERS:
             self.api.join(name, sex)
         self.names = [name for name, _ in PLAYERS]

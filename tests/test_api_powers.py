@@ -3,11 +3,11 @@ button, accepted once, refused the second time with its rule and the edition's c
 
 from __future__ import annotations
 
-from .conftest import Table
+from .helpers import ApiTable
 
 
 def test_a_warrior_berserks_once_per_fight_through_the_api_and_the_page(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     table.join("Bob")
     ann = table.ids["Ann"]
@@ -45,7 +45,7 @@ def test_a_warrior_berserks_once_per_fight_through_the_api_and_the_page(client):
 def test_a_power_not_usable_now_is_shown_with_why_and_no_button(client):
     # A hand that shows no cards: the Warrior sees Berserking, told to count the hand, and
     # gets its buttons once the hand holds cards.
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     ann = table.ids["Ann"]
     table.act("Ann", {"type": "play", "player": ann, "card": {"kind": "class", "name": "Warrior"}})

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import Table
+from .helpers import ApiTable
 
 
 def test_card_search_forgives_typos_and_filters(client):
@@ -44,7 +44,7 @@ def test_house_cards_are_saved_with_the_table_and_fought_like_catalog_cards(tabl
     assert table.state()["combat"]["monsters_strength"] == 7
     exported = table.request("GET", "house-cards")
     assert exported.status_code == 200 and "Tax Collector" in exported.get_data(as_text=True)
-    other = Table(table.client, "classic")
+    other = ApiTable(table.client, "classic")
     other.act("host", {"type": "import_house_cards", "cards": exported.get_json()["cards"]})
     assert [c["name"] for c in other.state()["house_cards"]] == ["Tax Collector"]
 

@@ -9,7 +9,7 @@ import pytest
 
 from companion import create_app
 
-from .conftest import Table
+from .helpers import ApiTable
 
 BOTH_DATABASES = True  # every test here that uses the database runs on SQLite and PostgreSQL
 
@@ -200,7 +200,7 @@ def test_only_the_author_or_the_host_may_undo(table):
 def test_twenty_phones_tapping_at_once_lose_no_update(database_url):
     """Twenty threads, each a phone, tap +1 on one shared counter at the same moment."""
     app = create_app({"TESTING": True, "SECRET_KEY": "x", "COMPANION_DATABASE_URL": database_url})
-    table = Table(app.test_client())
+    table = ApiTable(app.test_client())
     table.join("Ann")
     pid = table.ids["Ann"]
     start = threading.Barrier(20)
@@ -228,7 +228,7 @@ def test_twenty_phones_tapping_at_once_lose_no_update(database_url):
 def test_a_restart_loses_nothing_acknowledged(database_url):
     url = database_url
     first = create_app({"TESTING": True, "SECRET_KEY": "x", "COMPANION_DATABASE_URL": url})
-    table = Table(first.test_client())
+    table = ApiTable(first.test_client())
     table.join("Ann")
     table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 2})
     first.extensions["companion_store"].close()
@@ -259,7 +259,7 @@ def test_the_event_stream_rings_with_the_new_version(app, table):
 
 
 def test_names_are_escaped_on_pages(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("<script>alert(1)</script>")
     with client.session_transaction():
         pass

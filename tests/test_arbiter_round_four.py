@@ -8,7 +8,7 @@ import pytest
 
 from companion import rulebase
 
-from .conftest import Table
+from .helpers import ApiTable
 
 ASKED = [
     ("en", "can another player join my fight without my permission?", "help-needs-fighter"),
@@ -34,8 +34,8 @@ def test_the_ruling_asked_for_is_in_the_first_three(lang, question, ruling):
     assert ruling in found, (question, found)
 
 
-def _won(client) -> Table:
-    table = Table(client)
+def _won(client) -> ApiTable:
+    table = ApiTable(client)
     table.join("Boris")
     table.join("Eva", "female")
     boris = table.ids["Boris"]
@@ -65,7 +65,7 @@ def test_the_winners_phone_says_they_won_and_another_says_who(client):
 
 
 def test_a_finished_fights_moves_are_labelled_the_hosts_only_on_the_hosts_device(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Eva", "female")
     table.join("Boris")
     eva = table.ids["Eva"]

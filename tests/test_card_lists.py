@@ -9,7 +9,7 @@ import pytest
 
 from companion.catalog import load_catalog
 
-from .conftest import Table
+from .helpers import ApiTable
 
 CLASSIC_MONSTERS = [c for c in load_catalog().cards if c["set"] == "classic" and c["kind"] == "monster"]
 
@@ -20,7 +20,7 @@ def _links(page: str, list_id: str) -> list[str]:
 
 
 def test_find_the_monster_from_a_classic_game_lists_all_37_classic_monsters(client):
-    table = Table(client, "classic")
+    table = ApiTable(client, "classic")
     page = client.get(f"/cards?game={table.code}&kind=monster").get_data(as_text=True)
     listed = _links(page, "table-cards")
     assert len(CLASSIC_MONSTERS) == 37

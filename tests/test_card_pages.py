@@ -17,7 +17,7 @@ from companion.engine.card_schema import Condition, Requires
 from companion.engine.vocab import PERS, ROLES, SEXES, STATS
 from companion.web import card_words
 
-from .conftest import Table
+from .helpers import ApiTable
 
 
 class _Sections(HTMLParser):
@@ -56,7 +56,7 @@ def card_ids(html: str, list_id: str) -> list[str]:
 # --- the lookup in a game's context -----------------------------------------------------------
 
 def test_a_game_lookup_lists_its_rulebook_and_house_cards_first_and_other_sets_below(client):
-    table = Table(client, "classic")
+    table = ApiTable(client, "classic")
     table.act("host", {"type": "add_house_card", "card": {"kind": "monster", "name": "Super Munchkin Slayer",
                                                           "level": 3, "treasures": 1}})
     for url in (f"/cards?game={table.code}&q=super+munchkin", f"/cards/search?game={table.code}&q=super+munchkin"):
@@ -75,7 +75,7 @@ def test_a_game_lookup_lists_its_rulebook_and_house_cards_first_and_other_sets_b
     assert card_ids(html, "card-list") == ["oz/super-munchkin"] and "Other sets" not in html
 
     # A Tails table sees its own cards first.
-    tails = Table(client, "tails")
+    tails = ApiTable(client, "tails")
     html = client.get(f"/cards/search?game={tails.code}&q=wizard").get_data(as_text=True)
     assert card_ids(html, "table-cards")[0] == "tails/wizard"
     assert all(c.startswith("tails/") for c in card_ids(html, "table-cards"))

@@ -10,7 +10,7 @@ import pytest
 
 from companion import rulebase
 
-from .conftest import Table
+from .helpers import ApiTable
 
 WORDS = {p.stem: json.loads(p.read_text(encoding="utf-8"))
          for p in (Path(rulebase.__file__).parent / "translations" / "citations").glob("*.json")}
@@ -47,7 +47,7 @@ def test_a_citation_reads_in_the_readers_language_and_english_stays():
 
 
 def test_a_refusal_at_a_german_table_cites_the_german_sections(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     table.join("Bob")
     r = table.request("POST", "actions", "Bob", json={"type": "end_turn", "player": table.ids["Bob"]},

@@ -3,11 +3,11 @@ whose client sent the key, keeps it."""
 
 from __future__ import annotations
 
-from .conftest import Table
+from .helpers import ApiTable
 
 
 def test_a_page_names_the_field_by_its_label_and_the_api_by_its_key(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann", "female")
     ann = table.ids["Ann"]
     client.set_cookie(f"seat_{table.code}", table.tokens["Ann"])

@@ -32,7 +32,7 @@ from companion import ROOT
 from companion.catalog import load_catalog
 from companion.engine.editions import EDITIONS
 
-from .conftest import Table
+from .helpers import ApiTable
 from .test_languages import TRANSLATED, _phone, _po, _Text
 
 FLUENT = ROOT / "tests" / "fluent"
@@ -47,7 +47,7 @@ WORD = re.compile(r"[A-Za-z][A-Za-z'’-]+")
 def _evening(client, cast: str):
     """Plays the evening with ``cast`` and yields (moment, page, path-getter) at each moment:
     the getter takes a language and answers the page's HTML."""
-    table = Table(client)
+    table = ApiTable(client)
     (fighter, _), (helper, _), (dier, _), (decliner, _) = CASTS[cast]
     for name, sex in CASTS[cast]:
         table.join(name, sex)

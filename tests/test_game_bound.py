@@ -17,7 +17,7 @@ from companion.engine.errors import TooLarge
 from companion.engine.errors import TooFarBack
 from companion.store import COMPACTED, MAX_GAME_BYTES, Store, token_hash
 
-from .conftest import Table
+from .helpers import ApiTable
 from .test_store_databases import OLD_SQLITE_SCHEMA, old_game
 
 BOTH_DATABASES = True
@@ -134,7 +134,7 @@ def test_taking_back_what_was_just_done_leaves_200_changes_to_undo(stores, monke
 def test_a_refused_undo_answers_409_json_under_the_api(app, monkeypatch):
     monkeypatch.setattr(store_module, "UNDO_KEPT", 5)
     monkeypatch.setattr(store_module, "COMPACT_EVERY", 10)
-    table = Table(app.test_client())
+    table = ApiTable(app.test_client())
     table.join("Ann")
     for _ in range(30):
         table.act("Ann", {"type": "gear", "player": table.ids["Ann"], "delta": 1})
@@ -209,7 +209,7 @@ def test_a_game_at_its_bound_refuses_changes_and_writes_nothing_but_undo_and_rem
 def test_the_bound_answers_413_json_under_the_api_and_a_notice_on_pages(app):
     store = app.extensions["companion_store"]
     client = app.test_client()
-    table = Table(client)
+    table = ApiTable(client)
     body = table.join("Ann")
     ann = table.ids["Ann"]
     tracked, _counted = store.stored_bytes(table.code)

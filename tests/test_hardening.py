@@ -19,7 +19,7 @@ from companion import create_app
 from companion.store import CODE_ALPHABET, Game, token_hash
 from sqlmodel import Session
 
-from .conftest import Table
+from .helpers import ApiTable
 
 
 BOTH_DATABASES = True  # every test here that uses the database runs on SQLite and PostgreSQL
@@ -85,11 +85,11 @@ def test_thirty_undos_at_once_answer_json_and_never_500(database_url):
     # A small pool makes the old bug (undo opening a second session inside the commit's
     # own) deadlock at once; now each undo uses one connection.
     app = make_app(database_url, COMPANION_DB_POOL_SIZE=3)
-    table = Table(app.test_client())
+    table = ApiTable(app.test_client())
     table.join("Ann")
     for _ in range(30):  # one more event than undos (the join), so Ann stays seated
         table.act("host", {"type": "gear", "player": table.ids["Ann"], "delta": 1})
-    other = Table(app.test_client())
+    other = ApiTable(app.test_client())
     other.join("Zed")
     start = threading.Barrier(30)
     answers = []
@@ -159,7 +159,7 @@ def test_deep_nesting_and_broken_text_are_a_clear_400(table, body):
 
 def test_a_full_disk_answers_json_503_and_loses_nothing(tmp_path):  # SQLite: fills its file
     app = make_app(tmp_path)
-    table = Table(app.test_client())
+    table = ApiTable(app.test_client())
     table.join("Ann")
     table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 1})
     store = app.extensions["companion_store"]
@@ -257,7 +257,7 @@ def test_an_old_five_character_code_still_works(app, client):
 def test_guessing_codes_is_throttled_with_429_and_retry_after(tmp_path):
     app = make_app(tmp_path, COMPANION_RATELIMIT_UNKNOWN_CODE="5 per minute")
     client = app.test_client()
-    real = Table(client)
+    real = ApiTable(client)
     answers = [client.get(f"/api/games/ZZZZZ{i:02d}").status_code for i in range(5)]
     assert answers == [404] * 5
     r = client.get("/api/games/ZZZZZ99")

@@ -11,7 +11,7 @@ import pytest
 
 from companion import create_app
 
-from .conftest import Table
+from .helpers import ApiTable
 
 
 def make_app(tmp_path, **config):
@@ -60,7 +60,7 @@ def test_seatless_streams_by_the_dozen_never_starve_a_seated_phone_or_the_host(t
     app = make_app(tmp_path, LIVE_STREAM_SECONDS=60, LIVE_HEARTBEAT_SECONDS=0.3,
                    LIVE_MAX_STREAMS_PER_GAME=cap, LIVE_MAX_SEATLESS_PER_ADDRESS=per_address)
     client = app.test_client()
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     version = table.state()["version"]
     events = f"/api/games/{table.code}/events?since={version}"
@@ -114,7 +114,7 @@ def test_seatless_streams_by_the_dozen_never_starve_a_seated_phone_or_the_host(t
 def test_a_seat_tapping_in_a_loop_meets_the_default_throttle_and_its_table_does_not(tmp_path):
     app = make_app(tmp_path)
     client = app.test_client()
-    table = Table(client)
+    table = ApiTable(client)
     for name in ("Ann", "Bob"):
         table.join(name)
     ann = table.ids["Ann"]
@@ -151,7 +151,7 @@ def test_a_seat_tapping_in_a_loop_meets_the_default_throttle_and_its_table_does_
 def test_the_action_throttle_counts_page_posts_and_undo_for_the_seat_not_the_address(tmp_path):
     app = make_app(tmp_path, COMPANION_RATELIMIT_ACTIONS="3 per minute")
     client = app.test_client()
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     table.join("Bob")
     ann = table.ids["Ann"]
@@ -182,7 +182,7 @@ GAME_PATHS = ["/api/rules?game={}", "/rules?game={}", "/cards?game={}", "/calcul
 def test_unknown_codes_in_game_parameters_are_counted_as_guesses(tmp_path, path):
     app = make_app(tmp_path, COMPANION_RATELIMIT_UNKNOWN_CODE="3 per minute")
     client = app.test_client()
-    real = Table(client)
+    real = ApiTable(client)
     # Asking with a real code, as the game's own links do, is never a guess.
     for _ in range(5):
         assert client.get(path.format(real.code)).status_code == 200
@@ -211,7 +211,7 @@ def test_guesses_on_the_game_paths_and_in_game_parameters_share_one_budget(tmp_p
 def test_a_referer_naming_a_game_is_a_guess_too(tmp_path):
     app = make_app(tmp_path, COMPANION_RATELIMIT_UNKNOWN_CODE="3 per minute")
     client = app.test_client()
-    real = Table(client)
+    real = ApiTable(client)
     page = client.get("/rules", headers={"Referer": f"http://localhost/games/{real.code}"})
     assert f"/games/{real.code}" in page.get_data(as_text=True)  # the way back to the table
     for i in range(3):
@@ -269,7 +269,7 @@ def long_named(count, prefix):
 
 def test_importing_and_undoing_in_a_loop_never_jams_the_game(tmp_path):
     app = make_app(tmp_path)
-    table = Table(app.test_client())
+    table = ApiTable(app.test_client())
     table.join("Ann")
     # 500 cards with 80-character names, imported and taken back again and again: each
     # history line names a few of them, so the log stays small and every action still fits.
@@ -291,7 +291,7 @@ def big_card(n):
 
 def test_house_cards_up_to_their_bound_leave_every_action_working(tmp_path):
     app = make_app(tmp_path)
-    table = Table(app.test_client())
+    table = ApiTable(app.test_client())
     table.join("Ann")
     n, refused = 0, None
     while refused is None:  # as many big cards as a request carries, until the table is full

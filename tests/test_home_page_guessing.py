@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from companion import create_app
 
-from .conftest import Table
+from .helpers import ApiTable
 
 
 def make_app(tmp_path, **config):
@@ -18,7 +18,7 @@ def make_app(tmp_path, **config):
 def test_cookies_naming_no_game_count_as_guesses(tmp_path):
     app = make_app(tmp_path, COMPANION_RATELIMIT_UNKNOWN_CODE="5 per minute")
     client = app.test_client()
-    real = Table(client)
+    real = ApiTable(client)
     ann = real.join("Ann", "female")
     client.set_cookie(f"seat_{real.code}", ann["token"])
     for _ in range(4):  # one's own games are never guesses
@@ -40,7 +40,7 @@ def test_cookies_naming_no_game_count_as_guesses(tmp_path):
 def test_the_home_page_asks_which_codes_are_live_in_one_query(tmp_path, monkeypatch):
     app = make_app(tmp_path)
     client = app.test_client()
-    real = Table(client)
+    real = ApiTable(client)
     ann = real.join("Ann", "female")
     store = app.extensions["companion_store"]
     asked = []

@@ -25,7 +25,7 @@ from companion.catalog import load_catalog
 from companion.engine.editions import EDITIONS
 from companion.web.languages import LANGUAGES
 
-from .conftest import Table
+from .helpers import ApiTable
 
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
 CATALOGS = ROOT / "companion" / "translations"
@@ -153,7 +153,7 @@ def english_sentences(page: str, names: set[str]) -> list[str]:
 
 @pytest.fixture
 def game_in_full_swing(client):
-    table = Table(client)
+    table = ApiTable(client)
     for name, sex in (("Ann", "female"), ("Bob", "male"), ("Cid", "male")):
         table.join(name, sex)
     ann, bob = table.ids["Ann"], table.ids["Bob"]

@@ -8,7 +8,7 @@ import pytest
 
 from companion import create_app
 
-from .conftest import Table
+from .helpers import ApiTable
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def test_forms_without_the_csrf_token_are_refused_and_change_nothing(csrf_app):
 
 def test_joining_by_form_sets_a_seat_cookie_that_brings_the_phone_back(csrf_app):
     client = csrf_app.test_client()
-    table = Table(client)
+    table = ApiTable(client)
     join_page = client.get(f"/join/{table.code}").get_data(as_text=True)
     r = client.post(f"/join/{table.code}", data={"name": "Ann", "sex": "female", "csrf_token": _token(join_page)})
     assert r.status_code == 303
@@ -44,7 +44,7 @@ def test_joining_by_form_sets_a_seat_cookie_that_brings_the_phone_back(csrf_app)
 
 
 def test_a_form_action_is_the_same_action_as_the_api_and_a_refusal_shows_rule_and_citation(client):
-    table = Table(client)
+    table = ApiTable(client)
     body = table.join("Ann")
     client.set_cookie(f"seat_{table.code}", body["token"])
     r = client.post(f"/games/{table.code}/act", data={"type": "level", "player": body["player_id"], "delta": "1"},
@@ -59,7 +59,7 @@ def test_a_form_action_is_the_same_action_as_the_api_and_a_refusal_shows_rule_an
 
 
 def test_spell_skool_seats_at_most_four(client):
-    table = Table(client, "spell-skool")
+    table = ApiTable(client, "spell-skool")
     for name in ("A", "B", "C", "D"):
         table.join(name)
     refused = table.join("E", expect=422)["error"]
@@ -68,7 +68,7 @@ def test_spell_skool_seats_at_most_four(client):
 
 
 def test_the_host_adds_a_player_without_a_phone_and_plays_for_them(client):
-    table = Table(client)
+    table = ApiTable(client)
     client.set_cookie(f"host_{table.code}", table.host_token)
     r = client.post(f"/games/{table.code}/players", data={"name": "Grandpa", "sex": "male"})
     assert r.status_code == 303
@@ -81,14 +81,14 @@ def test_the_host_adds_a_player_without_a_phone_and_plays_for_them(client):
 
 
 def test_only_the_host_adds_phoneless_players(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     r = table.request("POST", "players", "Ann", json={"name": "Ghost", "sex": "male", "phone": False})
     assert r.status_code == 403
 
 
 def test_the_end_turn_button_shows_charity_before_the_player_commits(client):
-    table = Table(client)
+    table = ApiTable(client)
     ann = table.join("Ann")
     table.join("Bob")
     table.act("Ann", {"type": "level", "player": ann["player_id"], "delta": 2})
@@ -99,7 +99,7 @@ def test_the_end_turn_button_shows_charity_before_the_player_commits(client):
 
 
 def test_redirects_after_a_form_stay_on_this_site(client):
-    table = Table(client)
+    table = ApiTable(client)
     ann = table.join("Ann")
     client.set_cookie(f"seat_{table.code}", ann["token"])
     r = client.post(f"/games/{table.code}/act", data={"type": "gear", "player": ann["player_id"], "delta": "1",
@@ -108,7 +108,7 @@ def test_redirects_after_a_form_stay_on_this_site(client):
 
 
 def test_the_host_switches_an_optional_rule_on_the_host_screen(client):
-    table = Table(client, "tails")
+    table = ApiTable(client, "tails")
     client.set_cookie(f"host_{table.code}", table.host_token)
     html = client.get(f"/games/{table.code}/host").get_data(as_text=True)
     assert "Shared victory" in html and 'value="shared_victory"' in html
@@ -124,7 +124,7 @@ def test_the_host_switches_an_optional_rule_on_the_host_screen(client):
 
 
 def test_a_monster_page_asks_the_engine_whether_this_phone_may_fight_it(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     bob = table.join("Bob")
     client.set_cookie(f"seat_{table.code}", bob["token"])

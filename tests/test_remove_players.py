@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import Table
+from .helpers import ApiTable
 
 RAT = {"kind": "monster", "name": "Big Rat", "level": 3, "treasures": 1}
 
@@ -38,7 +38,7 @@ def _everything_answers(client, table, who):
 
 @pytest.fixture
 def four(client):
-    table = Table(client)
+    table = ApiTable(client)
     for name, sex in (("Ann", "female"), ("Bob", "male"), ("Cid", "male"), ("Dee", "female")):
         table.join(name, sex)
     return table

@@ -11,7 +11,7 @@ import pytest
 
 from companion.catalog.search import MAX_QUERY, MAX_QUERY_WORDS, bounded_query
 
-from .conftest import Table
+from .helpers import ApiTable
 
 possible_moves = importlib.import_module("companion.engine.allowed")
 card_search = importlib.import_module("companion.catalog.search")
@@ -28,7 +28,7 @@ def test_a_query_is_normalized_before_it_is_cut():
 @pytest.fixture
 def crowded(client):
     """A table whose host has six seats with many cards each, and many house cards."""
-    table = Table(client)
+    table = ApiTable(client)
     for i in range(6):
         table.join(f"P{i}")
     for name in table.ids:

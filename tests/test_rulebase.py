@@ -486,9 +486,9 @@ def test_a_table_that_follows_the_official_rulings_gets_them_ranked_as_its_own()
 # ---------------------------------------------------------------- the pages know the game
 
 def _official_table(client, edition="classic"):
-    from .conftest import Table
+    from .helpers import ApiTable
 
-    table = Table(client, edition)
+    table = ApiTable(client, edition)
     table.act("host", {"type": "set_variant", "variant": "official_updates", "on": True})
     return table
 
@@ -500,9 +500,9 @@ def test_the_arbiter_opened_from_a_game_uses_its_edition_and_official_choice(cli
     hit = next(r for r in body["rulings"] if r["id"] == "fight-ends-last-monster-removed")
     assert [a["kind"] for a in hit["answers"]] == ["official", "printed"]
     # a table on the printed rules sees the printed answer first
-    from .conftest import Table
+    from .helpers import ApiTable
 
-    plain = Table(client, "classic")
+    plain = ApiTable(client, "classic")
     hit = client.get(f"/api/rules/fight-ends-last-monster-removed?game={plain.code}").get_json()
     assert [a["kind"] for a in hit["answers"]] == ["printed", "official"]
     # the ruling page shows both, in the table's order, each with its source

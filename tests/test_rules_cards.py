@@ -91,9 +91,9 @@ def _ask(table, who, q):
 
 
 def test_can_i_sell_now_is_answered_for_this_seat_at_this_moment(client):
-    from .conftest import Table
+    from .helpers import ApiTable
 
-    table = Table(client, "classic")
+    table = ApiTable(client, "classic")
     table.join("Ann")
     table.join("Bob")
     turn = table.state()["turn"]
@@ -128,9 +128,9 @@ def test_can_i_sell_now_is_answered_for_this_seat_at_this_moment(client):
     ("uk", "чи можна зараз продати", "чи можу я втекти"),
 ])
 def test_the_moment_is_judged_for_a_question_in_the_readers_language(client, lang, sell, run):
-    from .conftest import Table
+    from .helpers import ApiTable
 
-    table = Table(client, "classic")
+    table = ApiTable(client, "classic")
     table.join("Ann")
     table.join("Bob")
     turn = table.state()["turn"]
@@ -145,9 +145,9 @@ def test_the_moment_is_judged_for_a_question_in_the_readers_language(client, lan
 
 
 def test_the_rules_page_shows_the_verdict_above_the_rulings_for_the_seat_cookie(client):
-    from .conftest import Table
+    from .helpers import ApiTable
 
-    table = Table(client, "classic")
+    table = ApiTable(client, "classic")
     table.join("Ann")
     table.join("Bob")
     turn = table.state()["turn"]

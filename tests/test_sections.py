@@ -15,7 +15,7 @@ from companion.engine import Actor
 from companion.web.games import store
 from companion.web.sections import Only, SectionInputError
 
-from .conftest import Table
+from .helpers import ApiTable
 from .engine.test_allowed import FIGHT_MOVES, STEP_CARDS, concrete
 
 CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
@@ -42,7 +42,7 @@ def test_a_section_reading_what_it_was_not_given_is_an_error_not_a_blank():
 def test_kept_sections_are_what_a_fresh_render_gives(app, seed):
     r = random.Random(seed)
     client = app.test_client()
-    table = Table(client)
+    table = ApiTable(client)
     phones = {}
     for name in ("Ann", "Bob", "Cid"):
         table.join(name, r.choice(["male", "female"]))
@@ -73,7 +73,7 @@ def test_kept_sections_are_what_a_fresh_render_gives(app, seed):
 
 def test_a_wizard_in_a_fight_is_offered_the_charm_spell_on_the_monster_by_name(app):
     client = app.test_client()
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann", "female")
     ann = table.ids["Ann"]
     phone = app.test_client()
@@ -89,7 +89,7 @@ def test_a_wizard_in_a_fight_is_offered_the_charm_spell_on_the_monster_by_name(a
 
 def test_a_thief_is_offered_the_theft_of_each_item_by_its_owner_and_name(app):
     client = app.test_client()
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann", "female")
     table.join("Bob")
     ann, bob = table.ids["Ann"], table.ids["Bob"]
@@ -107,7 +107,7 @@ def test_no_two_power_buttons_read_the_same_each_names_its_power(app):
     # A Super Munchkin Cleric and Warrior fighting an undead: Turning and Berserking both pay
     # with cards from the hand (Resurrection too, but never in a fight: no face-up draw then).
     client = app.test_client()
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann", "female")
     ann = table.ids["Ann"]
     phone = app.test_client()

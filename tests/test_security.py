@@ -13,7 +13,7 @@ import pytest
 from companion import create_app
 from companion.web.security import safe_next
 
-from .conftest import Table
+from .helpers import ApiTable
 
 EVIL_NEXT = ["/\t/evil.example/", "//evil.example", "/\\evil.example", "https://evil.example",
              "/%09/evil.example", "/%2F/evil.example", "/%252F%252Fevil.example", "/\n/evil.example",
@@ -31,7 +31,7 @@ def on_site(location: str) -> bool:
 
 
 def seated(client):
-    table = Table(client)
+    table = ApiTable(client)
     ann = table.join("Ann")
     client.set_cookie(f"seat_{table.code}", ann["token"])
     return table, ann["player_id"]
@@ -69,7 +69,7 @@ def test_a_good_next_after_a_form_is_followed(client):
 
 
 def test_the_hosts_add_player_form_refuses_an_evil_next_too(client):
-    table = Table(client)
+    table = ApiTable(client)
     client.set_cookie(f"host_{table.code}", table.host_token)
     r = client.post(f"/games/{table.code}/players", data={"name": "Grandpa", "sex": "male",
                                                           "next": "/\t/evil.example/"})
@@ -157,7 +157,7 @@ class InlineCode(HTMLParser):
 
 
 def test_no_page_carries_inline_script_or_handlers(client):
-    table = Table(client)
+    table = ApiTable(client)
     ann = table.join("Ann")["player_id"]
     table.join("Bob")
     table.act("Ann", {"type": "fight", "player": ann,

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from .conftest import Table
+from .helpers import ApiTable
 
 VOID = {"input", "br", "img", "meta", "link", "hr", "source", "wbr"}
 
@@ -72,14 +72,14 @@ class Tree(HTMLParser):
         self.at.children.append(data)
 
 
-def page(client, table: Table, who: str, **query) -> Node:
+def page(client, table: ApiTable, who: str, **query) -> Node:
     client.set_cookie(f"seat_{table.code}", table.tokens[who])
     r = client.get(f"/games/{table.code}", query_string=query)
     assert r.status_code == 200
     return Tree(r.get_data(as_text=True)).root
 
 
-def post(client, table: Table, who: str, fields: dict) -> None:
+def post(client, table: ApiTable, who: str, fields: dict) -> None:
     """Post a form of the page as the phone does (htmx), and expect it to be accepted."""
     client.set_cookie(f"seat_{table.code}", table.tokens[who])
     r = client.post(f"/games/{table.code}/act", data=fields, headers={"HX-Request": "true"})
@@ -90,7 +90,7 @@ def item(name, bonus=1, slot="other", gold=300, **extra):
     return {"kind": "item", "name": name, "bonus": bonus, "slot": slot, "gold": gold, **extra}
 
 
-def iid(table: Table, who: str, card_name: str) -> int:
+def iid(table: ApiTable, who: str, card_name: str) -> int:
     return next(c["iid"] for c in table.player(who)["cards"] if c["card"]["name"] == card_name)
 
 
@@ -106,7 +106,7 @@ def sell_form(root: Node) -> Node:
 @pytest.fixture
 def seated(client):
     def make(edition="classic"):
-        table = Table(client, edition)
+        table = ApiTable(client, edition)
         for name in ("Ann", "Bob", "Cid"):
             table.join(name)
         return table

@@ -13,7 +13,7 @@ from sqlalchemy import text
 from companion import create_app
 from companion.store.tables import _now
 
-from .conftest import Table
+from .helpers import ApiTable
 
 BOTH_DATABASES = True
 BUDGET = 400_000
@@ -36,7 +36,7 @@ def _cards(n, tag):
 
 def test_one_addresss_games_write_a_bounded_amount_a_day(small_budget):
     client = small_budget.test_client()
-    table = Table(client)
+    table = ApiTable(client)
     refused = None
     for round_ in range(40):  # about 60 KB imported and undone each round
         r = table.send("host", {"type": "import_house_cards", "cards": _cards(150, f"r{round_}")})
@@ -51,19 +51,19 @@ def test_one_addresss_games_write_a_bounded_amount_a_day(small_budget):
     assert table.send("host", {"type": "import_house_cards", "cards": _cards(5, "again")}).status_code == 413
     assert table.state()["version"] == version  # nothing was written
     # Another game from the same address counts in the same budget ...
-    other = Table(client)  # making a game writes no change; seating its first player does
+    other = ApiTable(client)  # making a game writes no change; seating its first player does
     assert "written as much today" in other.join("Ann", expect=413)["error"]["message"]
     # ... a game made from another address does not.
     elsewhere = small_budget.test_client()
     elsewhere.environ_base["REMOTE_ADDR"] = "10.1.2.3"
-    theirs = Table(elsewhere)
+    theirs = ApiTable(elsewhere)
     theirs.join("Bob")
     theirs.act("Bob", {"type": "level", "player": theirs.ids["Bob"], "delta": 1})
 
 
 def test_games_idle_past_their_days_are_deleted_with_seats_and_events(app, client):
     store = app.extensions["companion_store"]
-    old, fresh = Table(client), Table(client)
+    old, fresh = ApiTable(client), ApiTable(client)
     for table in (old, fresh):
         table.join("Ann")
         table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 1})
@@ -88,7 +88,7 @@ def test_undo_takes_back_a_change_made_within_the_budget_but_no_more(small_budge
     import can still be undone (the day then passes its budget), but once the day is past its
     budget and the undo allowance (a quarter of it), undo is refused too."""
     client = small_budget.test_client()
-    table = Table(client)
+    table = ApiTable(client)
     imported = 0
     while True:
         r = table.send("host", {"type": "import_house_cards", "cards": _cards(150, f"u{imported}")})

@@ -14,7 +14,7 @@ from companion.engine import chronicle
 from companion.store import Game, token_hash
 from companion.web import level_race, timeline
 
-from .conftest import Table
+from .helpers import ApiTable
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -73,7 +73,7 @@ def _race(app, code) -> dict[str, tuple[list[list[int]], int | None]]:
 
 
 def test_the_level_race_draws_each_level_change_and_not_an_undone_one(app, client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann", "female")
     table.join("Bob")
     ann, bob = table.ids["Ann"], table.ids["Bob"]
@@ -107,7 +107,7 @@ def test_the_level_race_draws_each_level_change_and_not_an_undone_one(app, clien
 
 
 def test_a_game_with_no_events_draws_an_empty_race(app, client):
-    table = Table(client)
+    table = ApiTable(client)
     assert _chronicle(app, table.code) == {"steps": 0, "players": []}
     html = client.get(f"/games/{table.code}/table").get_data(as_text=True)
     svg = _race_svg(html, "tv-race")
@@ -120,7 +120,7 @@ def test_a_game_with_no_events_draws_an_empty_race(app, client):
 
 
 def test_undoing_every_change_leaves_only_the_start(app, client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     ann = table.ids["Ann"]
     table.act("Ann", {"type": "level", "player": ann, "delta": 3})
@@ -141,7 +141,7 @@ def _tally(client, code) -> dict[str, dict[str, str]]:
 
 
 def test_the_summary_counts_kills_deals_deaths_and_curses_from_the_log(app, client):
-    table = Table(client)
+    table = ApiTable(client)
     for name in ("Ann", "Bob", "Cid"):
         table.join(name)
     ann, bob, cid = (table.ids[n] for n in ("Ann", "Bob", "Cid"))
@@ -179,7 +179,7 @@ def test_the_summary_counts_kills_deals_deaths_and_curses_from_the_log(app, clie
 
 
 def test_a_death_by_bad_stuff_counts_like_the_die_button(app, client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     ann = table.ids["Ann"]
     table.act("Ann", {"type": "fight", "player": ann, "monster": {
@@ -191,7 +191,7 @@ def test_a_death_by_bad_stuff_counts_like_the_die_button(app, client):
 
 
 def test_the_table_screen_shows_the_fight_and_the_log_without_javascript(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     table.join("Bob")
     ann = table.ids["Ann"]
@@ -253,7 +253,7 @@ def test_a_name_without_a_sex_creates_no_game_and_keeps_the_form(client):
 
 
 def test_an_undone_change_is_left_out_of_the_chronicle_whatever_it_was(app, client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     table.join("Bob")
     ann, bob = table.ids["Ann"], table.ids["Bob"]
@@ -288,9 +288,9 @@ def test_an_undone_change_is_left_out_of_the_chronicle_whatever_it_was(app, clie
     assert set(rows) == {"Ann", "Bob"} and rows["Ann"]["deaths"] == rows["Bob"]["curses"] == "0"
 
 
-def _scripted_game(client) -> Table:
+def _scripted_game(client) -> ApiTable:
     """A game with a bit of everything the race and the summary count, undos included."""
-    table = Table(client)
+    table = ApiTable(client)
     for name in ("Ann", "Bob", "Cid"):
         table.join(name)
     ann, bob, cid = (table.ids[n] for n in ("Ann", "Bob", "Cid"))
@@ -370,7 +370,7 @@ def test_a_game_stored_before_the_chronicle_is_drawn_from_its_log(app, client):
         session.add(Game(code="OLDGAM2", edition="classic", state=json.dumps(state),
                          host_token_hash=token_hash("old-host")))
         session.commit()
-    table = Table.of(client, "OLDGAM2", "old-host")
+    table = ApiTable.of(client, "OLDGAM2", "old-host")
     table.join("Ann")
     table.join("Bob")
     table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 2})
@@ -383,7 +383,7 @@ def test_a_game_stored_before_the_chronicle_is_drawn_from_its_log(app, client):
 
 
 def test_phones_are_not_sent_the_chronicle(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     assert "chronicle" not in table.state()
 

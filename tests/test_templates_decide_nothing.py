@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Table
+from .helpers import ApiTable
 
 TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
 SKIP = {"_macros.html"}  # the action macros themselves
@@ -196,7 +196,7 @@ def _live(client, table, who) -> str:
 @pytest.fixture
 def fight(client):
     """Ann fights a level 6 monster; Bob helps; Cid looks on."""
-    table = Table(client)
+    table = ApiTable(client)
     for name in ("Ann", "Bob", "Cid"):
         table.join(name)
     ann, bob = table.ids["Ann"], table.ids["Bob"]

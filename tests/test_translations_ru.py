@@ -285,9 +285,9 @@ def test_every_russian_question_of_the_rulebase_finds_its_own_ruling():
 def test_a_catalog_cards_bad_stuff_text_is_shown_in_the_readers_language(client, lang, words, marked):
     # Net Troll's Bad Stuff is done by hand: the log line and the note on the sheet quote the
     # card, in the reader's language where the catalog has it, else in English marked as such.
-    from .conftest import Table
+    from .helpers import ApiTable
 
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann")
     ann = table.ids["Ann"]
     table.act("Ann", {"type": "fight", "player": ann, "monster": "classic/net-troll"})

@@ -5,7 +5,7 @@ helper accepted, the fight was decided, the door was kicked open)."""
 
 from __future__ import annotations
 
-from .conftest import Table
+from .helpers import ApiTable
 
 OGRE = {"kind": "monster", "name": "Ogre", "level": 3, "treasures": 1}
 
@@ -27,7 +27,7 @@ def _undo_button(page: str) -> str | None:
 
 
 def test_undo_is_offered_to_the_last_changer_and_the_host_naming_the_change(client):
-    table = Table(client)
+    table = ApiTable(client)
     for name, sex in (("Ann", "female"), ("Bob", "male")):
         table.join(name, sex)
     table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 1})
@@ -46,7 +46,7 @@ def test_undo_is_offered_to_the_last_changer_and_the_host_naming_the_change(clie
 
 
 def test_the_hosts_table_screen_offers_the_undo(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann", "female")
     table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 1})
     screen = _page(client, table, "host", f"/games/{table.code}/table")
@@ -62,7 +62,7 @@ def test_the_hosts_table_screen_offers_the_undo(client):
 
 
 def test_a_declined_offer_note_goes_once_someone_helps_or_the_fight_is_decided(client):
-    table = Table(client)
+    table = ApiTable(client)
     for name, sex in (("Ann", "female"), ("Bob", "male"), ("Cid", "male")):
         table.join(name, sex)
     ids = table.ids
@@ -76,7 +76,7 @@ def test_a_declined_offer_note_goes_once_someone_helps_or_the_fight_is_decided(c
 
 
 def test_kick_open_the_door_goes_once_a_card_came_from_the_door(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann", "female")
     table.join("Bob", "male")
     assert 'data-call="turn-' in _page(client, table, "Ann")
@@ -93,7 +93,7 @@ def test_kick_open_the_door_goes_once_a_card_came_from_the_door(client):
 # --- nothing misleading (item 4 and 5) ---------------------------------------------------------
 
 def test_card_pages_say_what_their_buttons_do(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann", "female")
     divine = _page(client, table, "Ann", f"/cards/classic/divine-intervention?game={table.code}")
     assert "Play it: every Cleric goes up a level" in divine and "Add to my cards" not in divine
@@ -106,7 +106,7 @@ def test_card_pages_say_what_their_buttons_do(client):
 
 
 def test_fight_inputs_start_empty(client):
-    table = Table(client)
+    table = ApiTable(client)
     table.join("Ann", "female")
     table.act("Ann", {"type": "fight", "player": table.ids["Ann"], "monster": OGRE})
     page = _page(client, table, "Ann", f"/games/{table.code}?tab=fight")
@@ -116,7 +116,7 @@ def test_fight_inputs_start_empty(client):
 
 
 def test_the_host_pages_first_button_goes_where_the_device_is_for(client):
-    table = Table(client)
+    table = ApiTable(client)
     ann = table.join("Ann", "female")
     host_only = _page(client, table, "host", f"/games/{table.code}/host")
     first = host_only[host_only.index('class="button primary"'):][:200]

@@ -379,7 +379,7 @@ def test_every_step_of_the_vocabulary_has_an_applier_and_a_test():
 
 def test_the_sheet_shows_the_note_and_its_done_button_confirms_it(client):
     """The page: the note is on the caught player's sheet until its button is pressed."""
-    from ..conftest import Table as ApiTable
+    from ..helpers import ApiTable
 
     table = ApiTable(client)
     ann = table.join("Ann")

@@ -54,9 +54,9 @@ def test_tails_forced_helper_in_a_lost_fight_for_the_win_runs_from_nothing_and_t
 
 
 def test_the_forced_helper_run_away_answers_a_rule_not_a_server_error_through_the_api(client):
-    from ..conftest import Table
+    from ..helpers import ApiTable
 
-    t = Table(client, "tails")
+    t = ApiTable(client, "tails")
     for name in ("Ann", "Bob", "Cid"):
         t.join(name)
     ann, bob = t.ids["Ann"], t.ids["Bob"]

@@ -1,0 +1,111 @@
+"""What the tests in this folder share beyond fixtures (those are in conftest.py): the driver
+of a game through the JSON API, and the games, apps and phones several modules build."""
+
+from __future__ import annotations
+
+
+class ApiTable:
+    """The one game the API tests drive, through the JSON API the way phones drive it.
+
+    ``ApiTable(client, "tails")`` creates a game (``POST /api/games``, with any other field of its
+    body as a keyword: ``variants=``, ``winning_level=``) and holds its code and host token;
+    ``ApiTable.of(client, code, host_token)`` drives a game made some other way (the fixture
+    ``table`` is ``ApiTable(client)``). ``table.join("Ann", "female")`` seats a player with a phone
+    and keeps her id and token (``table.ids``, ``table.tokens``); its answer is the body.
+
+    ``who`` is a seated name or ``"host"``. ``table.act(who, action)`` sends an action with
+    who's token, checks that it fits ``GET /api/schema`` (unless a 400 is expected) and that
+    the status is ``expect`` (200), and answers the body; ``join`` (201) and ``undo`` (200)
+    take ``expect`` too. ``table.state()`` is the public state, ``table.player("Ann")`` Ann in
+    it, ``table.allowed(who)`` what ``GET .../allowed`` lists for who, ``table.history(who)``
+    the history's events.
+
+    For the HTTP itself, answered unchecked: ``table.send(who, action)`` is the response to the
+    action; ``table.request(method, path, who, **kwargs)`` sends any request to
+    ``/api/games/<code>/<path>`` (a path starting with ``/``: that path) with who's
+    ``Authorization`` header (``table.auth(who)``; none when who is ``None``) merged into
+    ``headers``.
+    """
+
+    def __init__(self, client, edition="classic", **fields):
+        self.client = client
+        r = client.post("/api/games", json={"edition": edition, **fields})
+        assert r.status_code == 201, r.get_json()
+        body = r.get_json()
+        self.code, self.host_token, self.join_url = body["code"], body["host_token"], body["join_url"]
+        self.tokens: dict[str, str] = {}
+        self.ids: dict[str, int] = {}
+
+    @classmethod
+    def of(cls, client, code, host_token) -> "ApiTable":
+        """The driver of a game already stored (made by the store, or stored as an older
+        version left it)."""
+        table = cls.__new__(cls)
+        table.client, table.code, table.host_token, table.join_url = client, code, host_token, None
+        table.tokens, table.ids = {}, {}
+        return table
+
+    # --- the HTTP ---------------------------------------------------------------------------
+
+    def auth(self, who) -> dict:
+        token = self.host_token if who == "host" else self.tokens[who]
+        return {"Authorization": f"Bearer {token}"}
+
+    def request(self, method, path="", who=None, *, headers=None, **kwargs):
+        url = path if path.startswith("/") else f"/api/games/{self.code}" + (f"/{path}" if path else "")
+        headers = {**(self.auth(who) if who is not None else {}), **(headers or {})}
+        return self.client.open(url, method=method, headers=headers, **kwargs)
+
+    # --- seats and actions --------------------------------------------------------------------
+
+    def join(self, name, sex="male", expect=201):
+        r = self.request("POST", "players", json={"name": name, "sex": sex})
+        assert r.status_code == expect, (r.status_code, r.get_json())
+        body = r.get_json()
+        if expect == 201:
+            self.tokens[name], self.ids[name] = body["token"], body["player_id"]
+        return body
+
+    def act(self, who, action, expect=200):
+        if expect != 400:  # every well-formed action a test sends fits GET /api/schema
+            import jsonschema
+
+            validator = getattr(ApiTable, "_schema_validator", None)
+            if validator is None:  # fetched and checked once per test run
+                r = self.client.get("/api/schema")
+                assert r.status_code == 200, r.status_code
+                jsonschema.Draft202012Validator.check_schema(r.get_json()["actions"])
+                validator = ApiTable._schema_validator = jsonschema.Draft202012Validator(r.get_json()["actions"])
+            error = jsonschema.exceptions.best_match(validator.iter_errors(action))
+            assert error is None, (f"{action} does not fit GET /api/schema: {error.message} "
+                                   f"(at {'/'.join(map(str, error.absolute_path)) or 'the top'})")
+        r = self.send(who, action)
+        assert r.status_code == expect, (r.status_code, r.get_json())
+        return r.get_json()
+
+    def send(self, who, action, **kwargs):
+        """``POST .../actions`` with who's token, answered unchecked (a tap whatever comes of it)."""
+        return self.request("POST", "actions", who, json=action, **kwargs)
+
+    def undo(self, who, expect=200):
+        r = self.request("POST", "undo", who)
+        assert r.status_code == expect, (r.status_code, r.get_json())
+        return r.get_json()
+
+    # --- reading the game ---------------------------------------------------------------------
+
+    def state(self):
+        return self.request("GET").get_json()
+
+    def player(self, name):
+        return next(p for p in self.state()["players"] if p["id"] == self.ids[name])
+
+    def allowed(self, who) -> dict:
+        r = self.request("GET", "allowed", who)
+        assert r.status_code == 200, (r.status_code, r.get_json())
+        return r.get_json()["allowed"]
+
+    def history(self, who=None) -> list[dict]:
+        r = self.request("GET", "history", who)
+        assert r.status_code == 200, (r.status_code, r.get_json())
+        return r.get_json()["events"]
