@@ -17,14 +17,14 @@ from . import cards, reducers, rulebook  # noqa: F401  (importing reducers regis
 from . import monster_conditions
 from .action_models import parse_action
 from .cards import CardResolver
-from .core import AFTER_WIN, REDUCERS, STRANGERS_MAY, Actor, Context
+from .core import AFTER_WIN, CHECKS, REDUCERS, STRANGERS_MAY, Actor, Context
 from .errors import BadAction, Forbidden, RuleViolation
-from .frozen import copy_state
+from .frozen import SharedWrite, copy_state, cow_root, is_frozen
 from .rules import TableRules
 from .state import name_of
 from .words import N_
 
-__all__ = ["Actor", "REDUCERS", "apply", "check"]
+__all__ = ["Actor", "REDUCERS", "apply", "check", "verdict"]
 
 
 def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | None = None,
@@ -41,33 +41,76 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
     is parsed once, here (``action_models.parse_action``), so a malformed one is a
     ``BadAction`` naming the field, and the reducer gets the model itself: its types, bounds
     and choices are checked, what is left to the reducer are the rules of the game.
+
+    The action's check (``core.CHECKS``) runs first, on ``state`` itself (read only): every
+    refusal of a type with a check comes from there, and its reducer only changes the copy.
     """
+    action, ctx = _prepare(state, action, actor, resolve, rng)
+    kind = action.type
+    try:
+        _refuse(state, action, actor, ctx)
+        new = copy_state(state)
+        happened = REDUCERS[kind](new, action, actor, ctx)
+        # Conditions on the monsters act on their own once the fight has changed.
+        happened = monster_conditions.after_action(new, happened, ctx)
+    except RuleViolation as violation:
+        raise rulebook.fill(violation, ctx.rules)
+    return new, happened
+
+
+def verdict(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | None = None,
+            rng: random.Random | None = None) -> None:
+    """Raise the refusal ``apply`` would raise, or return None: the check alone, no copy and no
+    change (python-chess's ``is_legal``). A type with no check of its own yet (``UNCHECKED``)
+    is tried with ``apply`` on a copy-on-write view of ``state``."""
+    action, ctx = _prepare(state, action, actor, resolve, rng)
+    if action.type not in CHECKS:
+        try:
+            apply(cow_root(state) if is_frozen(state) else state, action, actor,
+                  resolve=ctx.resolve, rng=ctx.rng)
+        except SharedWrite:  # the reducer wrote where the view had not copied: a plain copy
+            apply(state, action, actor, resolve=ctx.resolve, rng=ctx.rng)
+        return
+    try:
+        _refuse(state, action, actor, ctx)
+    except RuleViolation as violation:
+        raise rulebook.fill(violation, ctx.rules)
+
+
+def _prepare(state: dict, action: Any, actor: Actor, resolve: CardResolver | None,
+             rng: random.Random | None) -> tuple[Any, Context]:
+    """The parsed action and its context; refuses an unknown type and a stranger's move."""
     action = parse_action(action)
     kind = action.type
     if kind not in REDUCERS:
         raise BadAction(N_("Unknown action type %(type)s."), type=repr(kind)[:60])
     if not actor.seated and kind not in STRANGERS_MAY:
         raise Forbidden(N_("Join the game first: only seated players and the host can act."))
-    rules = TableRules.of(state)
-    ctx = Context(rules=rules, resolve=resolve or cards.resolve, rng=rng or random.Random())
-    new = copy_state(state)
-    try:
-        if new["winners"] and kind not in AFTER_WIN:
-            names = ", ".join(name_of(new, w) for w in new["winners"])
-            raise RuleViolation("game-over", N_("%(names)s already won"), names=names,
-                                players=list(new["winners"]))
-        happened = REDUCERS[kind](new, action, actor, ctx)
-        # Conditions on the monsters act on their own once the fight has changed.
-        happened = monster_conditions.after_action(new, happened, ctx)
-    except RuleViolation as violation:
-        raise rulebook.fill(violation, rules)
-    return new, happened
+    ctx = Context(rules=TableRules.of(state), resolve=resolve or cards.resolve,
+                  rng=rng or random.Random())
+    return action, ctx
+
+
+def _refuse(state: dict, action: Any, actor: Actor, ctx: Context) -> None:
+    """Every refusal of an action before anything changes: the game is over, then its check."""
+    if state["winners"] and action.type not in AFTER_WIN:
+        names = ", ".join(name_of(state, w) for w in state["winners"])
+        raise RuleViolation("game-over", N_("%(names)s already won"), names=names,
+                            players=list(state["winners"]))
+    found = CHECKS.get(action.type)
+    if found is not None:
+        found(state, action, actor, ctx)
+
+
+def unchecked() -> set[str]:
+    """The action types whose refusals still come from their reducer (no check of their own)."""
+    return set(REDUCERS) - set(CHECKS)
 
 
 def check(state: dict, action: Any, actor: Actor, **kwargs) -> dict:
     """The verdict ``apply`` would give, without changing anything (the arbiter's check)."""
     try:
-        apply(state, action, actor, **kwargs)
+        verdict(state, action, actor, **kwargs)
     except RuleViolation as v:
         return {"allowed": False, **v.as_dict()}
     # The verdict's words are English here, like a refusal's ``message``; the web layer says

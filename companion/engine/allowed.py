@@ -40,10 +40,9 @@ action with (at least) these params.
 ``Options(state, actor)`` is the same answer worked out only as far as it is asked (what a
 page does); ``is_allowed(state, action, actor)`` checks one action.
 
-Speed: each candidate is checked by ``engine.apply`` on a copy-on-write view of the frozen
-state (``frozen.py``), so a check costs what it touches, not a deep copy of the state
-(``FAST = False`` checks everything on a plain copy; the tests compare both).
-``bench/allowed.py`` measures it.
+Speed: each candidate is checked by its action's check alone (``actions.verdict``: the
+reducer's preconditions, read-only, on the frozen state; no copy, no change made), never by
+applying it. ``bench/allowed.py`` measures it.
 """
 
 from __future__ import annotations
@@ -57,8 +56,7 @@ from typing import Any, Callable, Iterable
 from . import actions, cards, powers
 from .core import REDUCERS
 from .errors import EngineError, RuleViolation
-from .frozen import SharedWrite, copy_state, freeze, frozen_value, thaw
-from .readset import Changes, ReadSet, tracked_root
+from .frozen import freeze, frozen_value, thaw
 from .rules import WINNING_LEVELS
 from .vocab import LEVEL_SOURCES, SEXES, SIDES, VARIANTS
 
@@ -89,8 +87,6 @@ Candidate = tuple[dict, dict]  # (the params listed, extra fields the check fill
 # holds every other table's taps back; None (tests, scripts): no pause.
 pause: Callable[[], None] | None = None
 PAUSE_EVERY = 4
-FAST = True  # check on the copy-on-write view; False: a plain deep copy per check (tests compare)
-LAYERS = 8  # versions back a seat's verdicts are carried over from
 
 
 def allowed(state: dict, actor: Any, *, card: Any = None) -> dict[str, list[dict]]:
@@ -118,34 +114,16 @@ class Options:
     ``dict(allowed)``); ``lists("allowed", type, **params)`` checks only the candidates with
     those params. A page asks about a few dozen moves of the hundreds a seat has."""
 
-    def __init__(self, state: dict, actor: Any, *, card: Any = None,
-                 previous: "Options | None" = None, changes: Changes | None = None):
+    def __init__(self, state: dict, actor: Any, *, card: Any = None):
         self.state = state
         self._reducers = REDUCERS
         frozen = freeze(state)
         self._check = _Checker(frozen, actor)
-        # The candidates are built from a view that records what it read, too: a question's
-        # answer depends on which candidates there are as well as on their verdicts.
-        table_root = tracked_root(frozen)
-        self.candidate_reads = table_root.reads
-        self._table = _Table(copy_state(table_root), actor, card)
+        self._table = _Table(frozen, actor, card)
         self._candidates: dict[str, list[tuple[dict, dict]]] = {}  # type -> [(listed, action)]
         self._verdicts: dict[tuple[str, int], str | None] = {}  # (type, index) -> rule, "", None
-        self._verdict_reads: dict[tuple[str, int], ReadSet | None] = {}  # what each verdict read
         self._index: dict[tuple[str, tuple], dict[tuple, list[int]]] = {}  # see _matching
-        # Each verdict with what its check read (``readset.py``), by the action it checked:
-        # the next version's Options takes over those whose reads the changes left alone.
-        self._records: dict[tuple, tuple[str | None, ReadSet]] = {}
-        # The records of earlier versions, newest first, each with the changes since: a verdict
-        # a page did not ask for at one version may still be taken over at the next.
-        self._layers: list[tuple[dict, list[Changes]]] = []
-        if previous is not None and changes is not None and card is None:
-            # Handed over, not shared: only the newest Options of a seat holds records (the
-            # older ones keep their verdicts), so memory does not grow with the versions.
-            self._layers = [(previous._records, [changes])] + [
-                (records, since + [changes]) for records, since in previous._layers][:LAYERS - 1]
-            previous._records, previous._layers = {}, []
-        self.checked = self.carried = 0  # how many verdicts were checked, how many taken over
+        self.checked = 0  # how many verdicts were worked out
         self.allowed = _Listed(self, accepted=True)
         self.refused = _Listed(self, accepted=False)
 
@@ -165,50 +143,14 @@ class Options:
 
     def _verdict(self, kind: str, index: int, action: dict) -> str | None:
         key = (kind, index)
-        if key in self._verdicts:
-            return self._verdicts[key]
-        identity = _identity(action)
-        record = None
-        for records, since in self._layers:
-            record = records.get(identity)
-            if record is not None:
-                if not all(record[1].holds(changes) for changes in since):
-                    record = None
-                break
-        if record is not None:
-            self.carried += 1
-        else:
+        if key not in self._verdicts:
             self.checked += 1
-            record = self._check(action), self._check.reads
-        if record[1] is not None:  # None: checked the plain way, nothing recorded
-            self._records[identity] = record
-        self._verdict_reads[key] = record[1]
-        self._verdicts[key] = record[0]
-        return record[0]
+            self._verdicts[key] = self._check(action)
+        return self._verdicts[key]
 
     def power_moves(self, player: int | None = None) -> list[dict]:
         """The ``use_power`` entries allowed now (for ``player``'s powers, when given)."""
         return self.entries("use_power", accepted=True, **({} if player is None else {"player": player}))
-
-    def reads_for(self, question: str, args: tuple, kwargs: dict) -> ReadSet | None:
-        """What the answer to a question asked of this Options (``can``, ``may_try``,
-        ``receivers``) depends on: which candidates there are, and the verdicts it consulted;
-        None when a verdict was worked out the plain way (nothing recorded)."""
-        if question == "receivers":
-            kind, params = "give", {"instance": args[0]}
-        elif question == "power_moves":
-            kind, params = "use_power", ({} if args[0] is None else {"player": args[0]})
-        else:
-            kind, params = args[0], kwargs
-        found = ReadSet()
-        found.update(self.candidate_reads)
-        for index in self._matching(kind, params):
-            if (kind, index) in self._verdicts:  # consulted (any() stops at the first yes)
-                reads = self._verdict_reads[(kind, index)]
-                if reads is None:
-                    return None
-                found.update(reads)
-        return found
 
     def _matching(self, kind: str, params: dict) -> Iterable[int]:
         """The indexes of the candidates of ``kind`` whose listed params include ``params``
@@ -316,25 +258,18 @@ def action_types() -> set[str]:
 # --- checking one candidate -----------------------------------------------------------------
 
 class _Checker:
-    """Runs ``engine.apply`` on the frozen state's copy-on-write view; answers None (accepted),
-    a rule id (the rules refuse it) or "" (refused otherwise: not this seat, makes no sense).
-    After each check, ``reads`` is what it read of the state (None when it was done the plain
-    way). One check at a time: pages of one seat share their Options across threads."""
-
-    fallbacks = 0  # checks redone the plain way (a reducer wrote where the view had not copied)
+    """Runs the action's check (``actions.verdict``) on the frozen state: answers None
+    (accepted), a rule id (the rules refuse it) or "" (refused otherwise: not this seat, makes
+    no sense). One check at a time: pages of one seat share their Options across threads."""
 
     def __init__(self, state: dict, actor: Any):
         self.state, self.actor = state, actor
-        self.root = tracked_root(state) if FAST else None
-        self.reads: ReadSet | None = None
         self.rng = random.Random(0)
         self.resolved: dict[str, dict] = {}
         self.lock = threading.Lock()
 
     def resolve(self, spec: Any, house_cards: list) -> dict:
         """The engine's card facts, remembered for this state (the same spec, the same card)."""
-        if self.reads is not None:  # a card remembered from an earlier check read them too
-            self.reads.whole(("house_cards",))
         key = spec if isinstance(spec, str) else json.dumps(spec, sort_keys=True, default=str)
         if key not in self.resolved:
             try:
@@ -356,39 +291,14 @@ class _Checker:
             return self._check(action)
 
     def _check(self, action: dict) -> str | None:
-        self.reads = None
         try:
             self.rng.seed(0)  # the same verdict whatever order the candidates are asked in
-            try:
-                if FAST:
-                    self.reads = self.root.reads = ReadSet()
-                actions.apply(self.root if FAST else self.state, action, self.actor,
-                              resolve=self.resolve, rng=self.rng)
-            except SharedWrite:
-                _Checker.fallbacks += 1
-                self.reads = None
-                actions.apply(self.state, action, self.actor, resolve=self.resolve, rng=self.rng)
+            actions.verdict(self.state, action, self.actor, resolve=self.resolve, rng=self.rng)
         except RuleViolation as violation:
             return violation.rule
         except EngineError:
             return ""
         return None
-
-
-def _identity(value: Any) -> Any:
-    """A hashable stand-in for an action (dicts and lists as tuples), to find its verdict."""
-    if type(value) is dict:
-        flat = tuple(value.items())
-        try:  # most actions hold only numbers and words
-            hash(flat)
-            return flat
-        except TypeError:
-            pass
-    if isinstance(value, dict):
-        return tuple((k, _identity(v)) for k, v in value.items())
-    if isinstance(value, list):
-        return (list, *(_identity(v) for v in value))
-    return value
 
 
 # --- the candidates, per action type ---------------------------------------------------------

@@ -93,6 +93,22 @@ def reducer(name: str):
     return register
 
 
+# (state, the parsed action, who acts, context) -> None, or raises the refusal. A check reads
+# the state and never writes it (it gets the frozen stored state itself, no copy): python-chess's
+# ``is_legal`` beside ``push``. ``apply`` runs it before the reducer, so a reducer with a check
+# holds only the change; ``allowed`` and ``is_allowed`` run checks only.
+Check = Callable[[dict, ActionModel, Actor, "Context"], None]
+CHECKS: dict[str, Check] = {}
+
+
+def checks(name: str):
+    """Register the check of action type ``name`` (the reducer's preconditions, read-only)."""
+    def register(fn: Check) -> Check:
+        CHECKS[name] = fn
+        return fn
+    return register
+
+
 
 
 def own(state: dict, action: ActionModel, actor: Actor, field: str = "player") -> dict:
@@ -115,8 +131,9 @@ def current_fight(state: dict) -> dict:
     return state["combat"]
 
 
-def set_level(state: dict, player: dict, new_level: int, source: str, rules: TableRules) -> None:
-    """Move a level by the rules: never below 1, the table's winning level only by a kill."""
+def check_level(state: dict, player: dict, new_level: int, source: str, rules: TableRules) -> None:
+    """The rules a level move obeys: never below 1, the table's winning level only by a kill,
+    and a dead player goes up nothing."""
     if new_level < 1:
         raise RuleViolation("level-minimum", N_("%(name)s is level %(level)s"),
                             name=player["name"], sex=player.get("sex"), level=player["level"])
@@ -127,6 +144,13 @@ def set_level(state: dict, player: dict, new_level: int, source: str, rules: Tab
     if player["dead"] and new_level > player["level"]:
         raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"],
                             sex=player["sex"])
+
+
+def set_level(state: dict, player: dict, new_level: int, source: str, rules: TableRules) -> None:
+    """Move a level by the rules (``check_level``; a reducer whose check asked it first never
+    sees it refuse here)."""
+    check_level(state, player, new_level, source, rules)
+    top = rules.winning_level
     player["level"] = min(new_level, top)
     if player["level"] == top and player["id"] not in state["winners"]:
         state["winners"].append(player["id"])

@@ -10,7 +10,6 @@ from __future__ import annotations
 from . import dice, looting, sheet
 from .core import Context
 from .hand import new_hand
-from .readset import unrecorded
 from .state import find_player
 from .words import N_, event, said, said_plural
 
@@ -19,8 +18,7 @@ def kill(state: dict, player: dict, ctx: Context) -> dict:
     """The player dies (the die action, or Bad Stuff): an event of kind ``die``/``die_bare``."""
     hand = player.get("hand")
     lost = sheet.death(player, ctx.edition)
-    with unrecorded(state):  # death is never refused for who loots first: no verdict reads it
-        order = sheet.looting_order(state, player, dice.death_rng(state, ctx, player))
+    order = sheet.looting_order(state, player, dice.death_rng(state, ctx, player))
     # The hand and the cards lost in play are laid out as the body, looted in that order.
     looting.lay_out(state, player, lost, hand, order)
     player["dead"] = True

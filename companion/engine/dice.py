@@ -26,7 +26,6 @@ import random
 from typing import Any
 
 from .core import Context
-from .readset import unrecorded
 
 
 def new_seed(ctx: Context) -> str:
@@ -46,8 +45,7 @@ def fight_seed(state: dict, ctx: Context) -> str:
     (``fights_started``, counted here and restored by an undo): undoing back past a fight's
     start and starting it again gives it the same dice, so an undo never buys a new roll."""
     count = state["fights_started"] = state.get("fights_started", 0) + 1
-    with unrecorded(state):  # no verdict depends on the dice of a fight not yet fought
-        where = f"{_game_seed(state, ctx)}:fight:{count}"
+    where = f"{_game_seed(state, ctx)}:fight:{count}"
     return f"{random.Random(where).getrandbits(64):016x}"
 
 

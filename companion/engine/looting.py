@@ -88,11 +88,10 @@ def check_turn(state: dict, body: dict, looter: dict) -> None:
                             name=looter["name"], sex=looter["sex"])
 
 
-def take(state: dict, body: dict, looter: dict, *, instance: int | None = None,
-         card_id: str | None = None, unseen: bool = False) -> dict | None:
-    """``looter`` takes one card: the card in play ``instance`` (or the one whose catalog id
-    is ``card_id``), or one unseen card of the hand. Returns the card taken from play (None for
-    a card of the hand). The looter's pick is spent; the caller puts the card where it goes."""
+def check_take(state: dict, body: dict, looter: dict, *, instance: int | None = None,
+               card_id: str | None = None, unseen: bool = False) -> dict | None:
+    """Whether ``looter`` may take that card now (read only): the card in play it names, or
+    None for an unseen card of the hand; refuses otherwise."""
     check_turn(state, body, looter)
     taken = None
     if instance is not None or card_id is not None:
@@ -102,17 +101,27 @@ def take(state: dict, body: dict, looter: dict, *, instance: int | None = None,
         if taken is None and instance is not None:
             raise BadAction(N_("The body of %(name)s has no card %(instance)s."),
                             name=body["name"], sex=body.get("sex"), instance=instance)
-    if taken is not None:
-        body["cards"] = [e for e in body["cards"] if e is not taken]
-    elif unseen or card_id is not None:
+    if taken is None:
+        if not (unseen or card_id is not None):
+            raise BadAction(N_("Name the card taken: 'instance' (a card the body had in play) or "
+                               "'from_hand': true (an unseen card of its hand)."))
         # A card named but not lying in play came from the dead player's hand.
         if body["hand"] == 0:
             raise RuleViolation(RULE, N_("the hand of %(name)s has no cards left"), name=body["name"], sex=body.get("sex"))
-        if body["hand"] is not None:
-            body["hand"] -= 1
-    else:
-        raise BadAction(N_("Name the card taken: 'instance' (a card the body had in play) or "
-                           "'from_hand': true (an unseen card of its hand)."))
+    return taken
+
+
+def take(state: dict, body: dict, looter: dict, *, instance: int | None = None,
+         card_id: str | None = None, unseen: bool = False) -> dict | None:
+    """``looter`` takes one card: the card in play ``instance`` (or the one whose catalog id
+    is ``card_id``), or one unseen card of the hand (``check_take`` says whether it may).
+    Returns the card taken from play (None for a card of the hand). The looter's pick is
+    spent; the caller puts the card where it goes."""
+    taken = check_take(state, body, looter, instance=instance, card_id=card_id, unseen=unseen)
+    if taken is not None:
+        body["cards"] = [e for e in body["cards"] if e is not taken]
+    elif body["hand"] is not None:
+        body["hand"] -= 1
     body["looted"] = body["looted"] + [looter["id"]]
     return taken
 

@@ -6,7 +6,7 @@ rendered from inputs given to it by name, nothing else (a read of anything else 
 not a silent blank), and the engine's answers it asked for (``can``, ``may_try``,
 ``receivers``) are recorded as it renders. The next time, the same inputs and the same
 answers to the same questions give the same HTML, so it is reused; the answers are asked
-again, which is cheap (``engine/readset.py`` carries the verdicts over).
+again, which is cheap (each is one action's check, ``engine.actions.verdict``).
 
 ``COMPANION_KEEP_SECTIONS = False`` (app config) renders every section afresh: the tests
 compare both ways.
@@ -24,9 +24,6 @@ from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from companion.engine.allowed import Options
-from companion.engine.frozen import is_frozen
-from companion.engine.readset import ReadSet
 from companion.store import Lru
 
 from . import shared
@@ -73,52 +70,22 @@ def _cache() -> Lru:
     return found
 
 
-def render(template: str, key: tuple, inputs: dict, questions: dict, *,
-           options: Options | None = None, stored: dict | None = None) -> Markup:
+def render(template: str, key: tuple, inputs: dict, questions: dict) -> Markup:
     """``template`` rendered with ``inputs`` and ``questions`` (the engine's answers), or the
     HTML kept under ``key`` when the inputs are equal and every question kept gets the same
-    answer now. With the seat's ``options`` and the ``stored`` state they answer for, what
-    the answers depended on is kept too, and when none of it changed since, they are not
-    asked again at all."""
+    answer now (asked again: a check is cheap)."""
     cache, key = _cache(), (template, str(get_locale()), *key)
     kept = cache.get(key) if current_app.config.get("COMPANION_KEEP_SECTIONS", True) else None
     if kept is not None:
-        kept_inputs, asked, html, kept_state, depends_on = kept
-        if kept_inputs == inputs:
-            if _unchanged(depends_on, kept_state, stored):
-                # Still true of this version: the next look compares with it (the changes
-                # between two versions are worked out once for every phone of the table).
-                cache.put(key, (inputs, asked, html, stored, depends_on))
-                return Markup(html.replace(CSRF_PLACEHOLDER, generate_csrf()))
-            if all(questions[name](*args, **dict(kwargs)) == answer for name, args, kwargs, answer in asked):
-                depends_on = _depends_on(options, asked) if stored is not None and is_frozen(stored) else None
-                cache.put(key, (inputs, asked, html, stored if depends_on is not None else None, depends_on))
-                return Markup(html.replace(CSRF_PLACEHOLDER, generate_csrf()))
+        kept_inputs, asked, html = kept
+        if kept_inputs == inputs and all(questions[name](*args, **dict(kwargs)) == answer
+                                         for name, args, kwargs, answer in asked):
+            return Markup(html.replace(CSRF_PLACEHOLDER, generate_csrf()))
     asked: list = []
     context = {**inputs, **{name: _Asked(name, answer, asked) for name, answer in questions.items()}}
     html = render_template(template, csrf_token=lambda: CSRF_PLACEHOLDER, **context)
-    depends_on = _depends_on(options, asked) if stored is not None and is_frozen(stored) else None
-    cache.put(key, (inputs, asked, html, stored if depends_on is not None else None, depends_on))
+    cache.put(key, (inputs, asked, html))
     return Markup(html.replace(CSRF_PLACEHOLDER, generate_csrf()))
-
-
-def _depends_on(options: Options | None, asked: list) -> ReadSet | None:
-    """All the answers' reads (None when one is not known)."""
-    if options is None:
-        return None
-    found = ReadSet()
-    for name, args, kwargs, _answer in asked:
-        reads = options.reads_for(name, args, dict(kwargs))
-        if reads is None:
-            return None
-        found.update(reads)
-    return found
-
-
-def _unchanged(depends_on: ReadSet | None, kept_state: dict | None, stored: dict | None) -> bool:
-    if depends_on is None or kept_state is None or stored is None or not is_frozen(stored):
-        return False
-    return depends_on.holds(shared.changes(kept_state, stored))
 
 
 def sheet(context: dict) -> Markup:
@@ -132,8 +99,7 @@ def sheet(context: dict) -> Markup:
         "special_cards": context["special_cards"],
     }
     key = (state["code"], context["actor"], context["focus"])
-    return render("_sheet.html", key, inputs, {name: context[name] for name in QUESTIONS},
-                  options=context.get("options"), stored=context.get("stored"))
+    return render("_sheet.html", key, inputs, {name: context[name] for name in QUESTIONS})
 
 
 def powers(context: dict) -> Markup:
@@ -153,5 +119,4 @@ def powers(context: dict) -> Markup:
                          for pid, p in context["players"].items()}),
     }
     key = (state["code"], context["actor"], context["focus"])
-    return render("_powers.html", key, inputs, {name: context[name] for name in QUESTIONS},
-                  options=context.get("options"), stored=context.get("stored"))
+    return render("_powers.html", key, inputs, {name: context[name] for name in QUESTIONS})

@@ -14,12 +14,10 @@ from flask import current_app, g, request
 from companion.engine import Actor
 from companion.engine.allowed import Options
 from companion.engine.frozen import is_frozen
-from companion.engine.readset import Changes
 from companion.store import Loaded, Lru
 
 from .games import bearer_token, store
 
-NOTHING_CHANGED = Changes({}, {})
 KEPT = 2048  # entries per process: a table at a version holds one per language and seat
 
 
@@ -82,31 +80,10 @@ def per_version(state: dict, what: tuple, make: Callable[[], Any]) -> Any:
     return found if found is not None else cache.put(key, make())
 
 
-def changes(before: dict, after: dict) -> Changes:
-    """What differs between two stored states of a game, worked out once per pair."""
-    if before is after:
-        return NOTHING_CHANGED
-    return per_version(after, ("changes", before["version"]), lambda: Changes(before, after))
-
-
 def options(state: dict, actor: Any, *, card: Any = None) -> Options:
     """What ``actor`` may do in this state (``engine.allowed.Options``), worked out as far as
-    it is asked, and remembered for the next page of the same seat at the same version.
-
-    A seat's Options takes over from the last one worked out for it in this game the
-    verdicts whose checks read nothing that changed since (``engine/readset.py``): a tap
-    changes a few fields, and most of what every other phone may do stays as it was."""
+    it is asked, and shared by the pages of the same seat at the same version (a page and the
+    fragments it loads ask about the same moves)."""
     if card is not None or not is_frozen(state):
         return Options(state, actor, card=card)
-
-    def work_out() -> Options:
-        cache = _cache()
-        last_key = ("last-options", state["code"], actor)
-        last = cache.get(last_key)
-        since = changes(last.state, state) if last is not None and last.state is not state else None
-        found = Options(state, actor, previous=last if since is not None else None, changes=since)
-        if last is None or last.state["version"] <= state["version"]:
-            cache.put(last_key, found)
-        return found
-
-    return per_version(state, ("options", actor), work_out)
+    return per_version(state, ("options", actor), lambda: Options(state, actor))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import character, looting, sheet
 from . import divine
-from ..core import Context, in_fight, level_event, own, reducer, set_level
+from ..core import Context, checks, in_fight, level_event, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..death import kill
 from ..hand import add_to_hand, card_source, take_from_hand
@@ -184,9 +184,14 @@ def _curse(state: dict, target: dict, card: dict, ctx: Context) -> dict:
 event_words("discard", N_("%(name)s discards %(cards)s"))
 
 
+@checks("discard")
+def _discard_check(state, action, actor, ctx):
+    find_card(own(state, action, actor), action.instance)
+
+
 @reducer("discard")
 def _discard(state, action, actor, ctx):
-    player = own(state, action, actor)
+    player = find_player(state, action.player)
     entry = find_card(player, action.instance)
     # Races and classes may be discarded at any time, even in a fight; items leave by being
     # sold, given, or lost to a curse or Bad Stuff, which a phone records as a discard too.
@@ -202,19 +207,25 @@ event_words("equip", N_("%(name)s equips %(card)s"))
 event_words("unequip", N_("%(name)s unequips %(card)s"))
 
 
-@reducer("equip")
-def _equip(state, action, actor, ctx):
+@checks("equip")
+def _equip_check(state, action, actor, ctx):
     player = own(state, action, actor)
     entry = find_card(player, action.instance)
-    equipped = action.equipped
     if entry["card"]["kind"] != "item":
         raise BadAction(N_("%(card)s is not an item."), card=entry["card"]["name"])
     if in_fight(state) and player["id"] in (state["combat"]["fighter"], state["combat"].get("helper")):
         raise RuleViolation("no-equip-in-combat", N_("%(name)s is in a fight"), name=player["name"], sex=player.get("sex"))
     # No swapping worn items while a curse is resolved (its pick waits on the victim).
     sheet.check_no_pick_waiting(player)
-    if equipped:
+    if action.equipped:
         character.check_equip(player, entry["iid"], ctx.edition)
+
+
+@reducer("equip")
+def _equip(state, action, actor, ctx):
+    player = find_player(state, action.player)
+    entry = find_card(player, action.instance)
+    equipped = action.equipped
     entry["equipped"] = equipped
     return event("equip" if equipped else "unequip", player=player["id"], name=player["name"], sex=player.get("sex"),
                  card=entry["card"]["name"], iid=entry["iid"])
@@ -276,8 +287,8 @@ def find_card_name(entries: list[dict], iid: int) -> str:
 event_words("give", N_("%(name)s gives %(card)s to %(to_name)s"))
 
 
-@reducer("give")
-def _give(state, action, actor, ctx):
+@checks("give")
+def _give_check(state, action, actor, ctx):
     player = own(state, action, actor)
     entry = find_card(player, action.instance)
     receiver = find_player(state, action.to, "to")
@@ -294,19 +305,30 @@ def _give(state, action, actor, ctx):
     sheet.check_not_owed(player, [entry["iid"]])
     character.check_play(receiver, entry["card"], ctx.edition)
     sheet.check_big_extra_receiver(state, player, entry, receiver, ctx.edition)
+
+
+@reducer("give")
+def _give(state, action, actor, ctx):
+    player = find_player(state, action.player)
+    entry = find_card(player, action.instance)
+    receiver = find_player(state, action.to, "to")
     player["cards"].remove(entry)
     receiver["cards"].append({"iid": entry["iid"], "card": entry["card"], "equipped": False})
     return event("give", player=player["id"], name=player["name"], sex=player.get("sex"), card=entry["card"]["name"],
                  to=receiver["id"], to_name=receiver["name"], iid=entry["iid"])
 
 
-@reducer("die")
-def _die(state, action, actor, ctx):
+@checks("die")
+def _die_check(state, action, actor, ctx):
     player = own(state, action, actor)
     if player["dead"]:
         raise BadAction(N_("%(name)s is already dead; a new character appears when the next "
                            "player's turn begins."), name=player["name"], sex=player["sex"])
-    return kill(state, player, ctx)
+
+
+@reducer("die")
+def _die(state, action, actor, ctx):
+    return kill(state, find_player(state, action.player), ctx)
 
 
 event_words("die", N_("%(name)s dies: loses %(cards)s and the hand"))
@@ -319,14 +341,20 @@ event_words("draw_treasure", N_("%(name)s draws a treasure face down"))
 event_words("draw_several", N_("%(name)s draws cards face down: %(n)s"))
 
 
-@reducer("draw")
-def _draw(state, action, actor, ctx):
-    """Cards into the hand the app cannot see drawn otherwise (looting the room, a door card
-    kept): the count follows them. A dead character receives no cards (rule dead-no-cards)."""
+@checks("draw")
+def _draw_check(state, action, actor, ctx):
+    """A dead character receives no cards (rule dead-no-cards)."""
     player = own(state, action, actor)
     if player["dead"]:
         raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
                             name=player["name"], sex=player["sex"])
+
+
+@reducer("draw")
+def _draw(state, action, actor, ctx):
+    """Cards into the hand the app cannot see drawn otherwise (looting the room, a door card
+    kept): the count follows them."""
+    player = find_player(state, action.player)
     add_to_hand(player, action.count)
     if action.deck == "door" and state.get("turn") == player["id"]:
         door_opened(state)  # a door card kept (or the room looted) on one's own turn
@@ -340,14 +368,21 @@ event_words("loot_hand", N_("%(name)s takes a card from the hand of %(body_name)
 event_words("end_looting", N_("Looting the body of %(body_name)s ends"))
 
 
-@reducer("loot")
-def _loot(state, action, actor, ctx):
-    """One card from a body into the looter's hand (engine/looting.py; every edition's Death)."""
+@checks("loot")
+def _loot_check(state, action, actor, ctx):
     looter = own(state, action, actor)
     body = looting.find_body(state, action.body)
     if (action.instance is None) == (not action.from_hand):
         raise BadAction(N_("Name the card taken: 'instance' (a card the body had in play) or "
                            "'from_hand': true (an unseen card of its hand)."))
+    looting.check_take(state, body, looter, instance=action.instance, unseen=bool(action.from_hand))
+
+
+@reducer("loot")
+def _loot(state, action, actor, ctx):
+    """One card from a body into the looter's hand (engine/looting.py; every edition's Death)."""
+    looter = find_player(state, action.player)
+    body = looting.find_body(state, action.body)
     taken = looting.take(state, body, looter, instance=action.instance, unseen=bool(action.from_hand))
     looting.into_hand(looter)
     ended = _leftovers(state, body) if looting.done(body) else []
@@ -359,11 +394,16 @@ def _loot(state, action, actor, ctx):
                  iid=taken["iid"])
 
 
-@reducer("end_looting")
-def _end_looting(state, action, actor, ctx):
+@checks("end_looting")
+def _end_looting_check(state, action, actor, ctx):
     """Anyone at the table may end the looting (a looter who passes, a phone gone quiet)."""
     if not actor.seated:
         raise Forbidden(N_("Only a player or the host can do that."))
+    looting.find_body(state, action.body)
+
+
+@reducer("end_looting")
+def _end_looting(state, action, actor, ctx):
     body = looting.find_body(state, action.body)
     return event("end_looting", *_leftovers(state, body), body=body["player"], body_name=body["name"])
 

@@ -7,7 +7,8 @@ the reducer that emits it.
 from __future__ import annotations
 
 from .. import character, sheet
-from ..core import begin_turn, in_fight, level_event, next_turn, own, reducer, set_level
+from ..core import (begin_turn, check_level, checks, in_fight, level_event, next_turn, own,
+                    reducer, set_level)
 from ..errors import BadAction, Forbidden, RuleViolation, TableLocked
 from ..hand import add_to_hand, new_hand, take_from_hand
 from ..rules import TableRules
@@ -20,15 +21,20 @@ VARIANT_WORDS = {LISTEN_AT_THE_DOOR: N_("listen at the door"), SHARED_VICTORY: N
                  FASTER_PLAY: N_("faster play"), OFFICIAL_UPDATES: N_("current official rulings")}
 
 
+@checks("level")
+def _level_check(state, action, actor, ctx):
+    player = own(state, action, actor)
+    if action.delta == 0:
+        raise BadAction(N_("'delta' must not be 0."))
+    check_level(state, player, player["level"] + action.delta, action.source, ctx.rules)
+
+
 @reducer("level")
 def _level(state, action, actor, ctx):
-    player = own(state, action, actor)
-    delta = action.delta
-    if delta == 0:
-        raise BadAction(N_("'delta' must not be 0."))
+    player = find_player(state, action.player)
     source = action.source
     old = player["level"]
-    set_level(state, player, old + delta, source, ctx.rules)
+    set_level(state, player, old + action.delta, source, ctx.rules)
     return level_event(player, old, source, won=player["level"] == ctx.rules.winning_level)
 
 
@@ -36,14 +42,18 @@ event_words("gear", N_("%(name)s: gear bonus adjusted by +%(delta)s"))
 event_words("gear_down", N_("%(name)s: gear bonus adjusted by %(delta)s"))  # delta < 0 says its sign
 
 
+@checks("gear")
+def _gear_check(state, action, actor, ctx):
+    player = own(state, action, actor)
+    if not -99 <= player["gear_adjust"] + action.delta <= 99:
+        raise BadAction(N_("A gear adjustment stays between %(lo)s and %(hi)s."), lo=-99, hi=99)
+
+
 @reducer("gear")
 def _gear(state, action, actor, ctx):
-    player = own(state, action, actor)
+    player = find_player(state, action.player)
     delta = action.delta
-    old = player["gear_adjust"]
-    if not -99 <= old + delta <= 99:
-        raise BadAction(N_("A gear adjustment stays between %(lo)s and %(hi)s."), lo=-99, hi=99)
-    player["gear_adjust"] = old + delta
+    player["gear_adjust"] += delta
     return event("gear" if delta >= 0 else "gear_down", player=player["id"], name=player["name"], sex=player.get("sex"),
                  delta=delta, total=player["gear_adjust"])
 
@@ -52,9 +62,14 @@ event_words("sex_male", N_("%(name)s: now male"))
 event_words("sex_female", N_("%(name)s: now female"))
 
 
+@checks("set_sex")
+def _set_sex_check(state, action, actor, ctx):
+    own(state, action, actor)
+
+
 @reducer("set_sex")
 def _set_sex(state, action, actor, ctx):
-    player = own(state, action, actor)
+    player = find_player(state, action.player)
     sex = action.sex
     player["sex"] = sex
     return event("sex_" + sex, player=player["id"], name=player["name"], sex=sex)
@@ -63,8 +78,8 @@ def _set_sex(state, action, actor, ctx):
 event_words("set_turn", N_("Turn: %(name)s"))
 
 
-@reducer("set_turn")
-def _set_turn(state, action, actor, ctx):
+@checks("set_turn")
+def _set_turn_check(state, action, actor, ctx):
     target = find_player(state, action.player)
     if not actor.host and actor.player != state["turn"]:
         raise RuleViolation("turn-pass", N_("only the player whose turn it is, or the host, passes it on"))
@@ -73,6 +88,11 @@ def _set_turn(state, action, actor, ctx):
     if target["id"] == state["turn"]:
         # Not a new turn: it would bring the dead back early (they return when a turn begins).
         raise RuleViolation("turn-pass", N_("it is already %(name)s's turn"), name=target["name"], sex=target.get("sex"))
+
+
+@reducer("set_turn")
+def _set_turn(state, action, actor, ctx):
+    target = find_player(state, action.player)
     drew = begin_turn(state, target["id"])
     return event("set_turn", drew, player=target["id"], name=target["name"], sex=target.get("sex"))
 
@@ -80,8 +100,8 @@ def _set_turn(state, action, actor, ctx):
 event_words("end_turn", N_("%(name)s ends the turn"))
 
 
-@reducer("end_turn")
-def _end_turn(state, action, actor, ctx):
+@checks("end_turn")
+def _end_turn_check(state, action, actor, ctx):
     player = own(state, action, actor)
     if state["turn"] != player["id"]:
         raise RuleViolation("turn-pass", N_("it is not %(name)s's turn"), name=player["name"], sex=player.get("sex"))
@@ -92,6 +112,11 @@ def _end_turn(state, action, actor, ctx):
         raise RuleViolation("lose-big-item-ability",
                             N_("%(name)s must first sell the Big items over the limit or give them away"),
                             name=player["name"], sex=player["sex"])
+
+
+@reducer("end_turn")
+def _end_turn(state, action, actor, ctx):
+    player = find_player(state, action.player)
     charity = sheet.charity(state, player, ctx.edition, order=action.bigger_share)
     charity_said = None
     if charity["excess"]:
@@ -113,12 +138,17 @@ def _end_turn(state, action, actor, ctx):
 event_words("set_hand", N_("%(name)s: %(cards)s"), log=False)
 
 
+@checks("set_hand")
+def _set_hand_check(state, action, actor, ctx):
+    player = own(state, action, actor)
+    if player["dead"] and action.count > player["hand"]:
+        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"], sex=player.get("sex"))
+
+
 @reducer("set_hand")
 def _set_hand(state, action, actor, ctx):
-    player = own(state, action, actor)
+    player = find_player(state, action.player)
     count = action.count
-    if player["dead"] and count > player["hand"]:
-        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"], sex=player.get("sex"))
     player["hand"] = count
     return event("set_hand", player=player["id"], name=player["name"], sex=player.get("sex"), count=count,
                  cards=said_plural("%(n)s card in hand", "%(n)s cards in hand", count))
@@ -128,11 +158,16 @@ event_words("variant_on", N_("Optional rule %(rule)s: on"))
 event_words("variant_off", N_("Optional rule %(rule)s: off"))
 
 
-@reducer("set_variant")
-def _set_variant(state, action, actor, ctx):
+@checks("set_variant")
+def _set_variant_check(state, action, actor, ctx):
     if not actor.host:
         raise Forbidden(N_("Only the host chooses the optional rules."))
-    name = choice_field(action.variant, "variant", ctx.edition.choosable_variants)
+    choice_field(action.variant, "variant", ctx.edition.choosable_variants)
+
+
+@reducer("set_variant")
+def _set_variant(state, action, actor, ctx):
+    name = action.variant
     on = action.on
     state.setdefault("variants", {})[name] = on
     ctx.rules = TableRules.of(state)  # what follows in this action plays by the new choice
@@ -143,11 +178,16 @@ def _set_variant(state, action, actor, ctx):
 event_words("rename", N_("%(old)s is now called %(name)s"))
 
 
+@checks("rename")
+def _rename_check(state, action, actor, ctx):
+    player = own(state, action, actor)
+    refuse_lookalike(state, clean_name(action.name), besides=player)
+
+
 @reducer("rename")
 def _rename(state, action, actor, ctx):
-    player = own(state, action, actor)
+    player = find_player(state, action.player)
     name = clean_name(action.name)  # as shown: invisible characters out, spaces folded
-    refuse_lookalike(state, name, besides=player)
     old, player["name"] = player["name"], name
     return event("rename", player=player["id"], old=old, name=name)
 
@@ -155,8 +195,8 @@ def _rename(state, action, actor, ctx):
 event_words("winning_level", N_("The table now plays to level %(level)s"))
 
 
-@reducer("set_winning_level")
-def _set_winning_level(state, action, actor, ctx):
+@checks("set_winning_level")
+def _set_winning_level_check(state, action, actor, ctx):
     """The host sets the level that wins (the table agreed): never at or below a level a
     player already has, so nobody wins or loses by the change itself."""
     if not actor.host:
@@ -168,6 +208,11 @@ def _set_winning_level(state, action, actor, ctx):
     if ahead is not None and ahead["level"] >= level:
         raise BadAction(N_("%(name)s is already at level %(level)s: the winning level must be above "
                            "every player's level."), name=ahead["name"], sex=ahead.get("sex"), level=ahead["level"])
+
+
+@reducer("set_winning_level")
+def _set_winning_level(state, action, actor, ctx):
+    level = action.level
     state["winning_level"] = level
     ctx.rules = TableRules.of(state)  # what follows in this action plays to the new level
     return event("winning_level", level=level)
@@ -197,12 +242,17 @@ def _join(state, action, actor, ctx):
 event_words("remove_player", N_("The host removes %(name)s from the table"))
 
 
+@checks("remove_player")
+def _remove_player_check(state, action, actor, ctx):
+    if not actor.host:
+        raise Forbidden(N_("Only the host can remove a player from the table."))
+    find_player(state, action.player)
+
+
 @reducer("remove_player")
 def _remove_player(state, action, actor, ctx):
     """The host takes a seat away (a stranger who joined, a friend who went home): the
     player's token stops working at once and their cards leave the table with them."""
-    if not actor.host:
-        raise Forbidden(N_("Only the host can remove a player from the table."))
     player = find_player(state, action.player)
     following = next_turn(state) if state["turn"] == player["id"] else state["turn"]
     fight = state.get("combat")
@@ -226,11 +276,15 @@ event_words("lock_table", N_("The host locks the table: nobody else can join"))
 event_words("unlock_table", N_("The host unlocks the table"))
 
 
+@checks("lock_table")
+def _lock_table_check(state, action, actor, ctx):
+    if not actor.host:
+        raise Forbidden(N_("Only the host can lock or unlock the table."))
+
+
 @reducer("lock_table")
 def _lock_table(state, action, actor, ctx):
     """A locked table takes no new joins (the host can still seat a phoneless player)."""
-    if not actor.host:
-        raise Forbidden(N_("Only the host can lock or unlock the table."))
     locked = action.locked
     state["locked"] = locked
     return event("lock_table" if locked else "unlock_table")
