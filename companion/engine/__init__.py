@@ -17,7 +17,8 @@ from .action_models import ACTION_TYPES, Action, ActionModel, action_json_schema
 from .actions import REDUCERS, Actor, apply, check
 from .allowed import allowed
 from .errors import BadAction, EngineError, Forbidden, RuleViolation, TableLocked
-from .state import add_player, new_game, public_state
+from .public import public_state
+from .state import add_player, new_game
 
 __all__ = ["REDUCERS", "Actor", "allowed", "apply", "cards", "check", "BadAction", "EngineError", "Forbidden",
            "RuleViolation", "TableLocked", "add_player", "new_game", "public_state",

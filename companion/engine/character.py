@@ -528,7 +528,7 @@ def death_view(player: Player, edition: Edition) -> dict | None:
             {"rule": "dead-no-cards", "text": said(N_("go up a level or win the game"))},
             {"rule": "dead-cannot-help", "text": said(N_("fight or help in a fight"))},
         ],
-        # the new hand their death left owed (reducers/sheet.kill: the table's variants count)
+        # the new hand their death left owed (death.kill: the table's variants count)
         "next_turn": said_plural("on their next turn they draw %(n)s card from each deck",
                                  "on their next turn they draw %(n)s cards from each deck",
                                  (player.get("redraw") or 2 * edition.dead_redraw) // 2,

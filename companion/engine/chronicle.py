@@ -23,7 +23,7 @@ kept), and past ``MAX_DEPARTED`` players who left, the one who left first is for
 
 from __future__ import annotations
 
-from .state import combat_view
+from .public import combat_view
 
 MAX_POINTS = 200  # level changes kept per player; an 800 px chart shows no more
 MAX_DEPARTED = 20  # players who left, kept for the race and the summary

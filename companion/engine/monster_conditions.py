@@ -32,7 +32,8 @@ from .combat import fight_rules
 from .core import Context
 from .errors import BadAction, RuleViolation
 from .reducers.fight import end_if_no_monsters, finish_if_nobody_runs
-from .state import combat_view, find_player
+from .public import combat_view
+from .state import find_player
 from .words import N_, said
 
 # the events of a player joining a fight as its helper

@@ -17,7 +17,7 @@ LOG_LINES = 6  # the last lines of the log on the table screen, newest first
 
 
 def fight_board(combat: dict | None) -> dict | None:
-    """The public fight (``engine.state.combat_view``) reduced to what reads from two metres:
+    """The public fight (``engine.public.combat_view``) reduced to what reads from two metres:
     the two totals, the side that wins as things stand, by how much, and what the players
     still need."""
     if not combat:

@@ -8,7 +8,7 @@ import pytest
 
 from companion import engine
 from companion.engine import BadAction, Forbidden, RuleViolation
-from companion.engine.state import combat_view
+from companion.engine.public import combat_view
 
 from .driver import Game
 

@@ -10,7 +10,8 @@ from .. import bad_stuff  # a monster's Bad Stuff as data
 from ..action_models import RunAwayAction
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..hand import add_to_hand, take_from_hand
-from ..state import combat_view, find_player, monster_index
+from ..public import combat_view
+from ..state import find_player, monster_index
 from ..vocab import SHARED_VICTORY
 from ..words import N_, event, event_words, said, said_plural
 from .sheet import card_leaves, one_shot_card, playing_seat

@@ -5,7 +5,8 @@ from __future__ import annotations
 from .. import deals
 from ..core import current_fight, own, reducer
 from ..errors import BadAction, RuleViolation
-from ..state import combat_view, find_player
+from ..public import combat_view
+from ..state import find_player
 from ..words import N_, event, event_words
 
 event_words("offer", N_("%(name)s offers %(to_name)s: %(terms)s"))

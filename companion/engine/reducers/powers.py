@@ -18,7 +18,8 @@ from ..action_models import RemoveMonsterAction, RunAwayAction, UsePowerAction
 from ..core import REDUCERS, Context, in_fight, own, reducer
 from ..errors import BadAction, RuleViolation
 from ..powers import Power
-from ..state import combat_view, find_card, find_player
+from ..public import combat_view
+from ..state import find_card, find_player
 from ..words import N_, event, event_words, said, said_plural
 from .fight import run_away
 
