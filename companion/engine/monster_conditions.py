@@ -52,9 +52,9 @@ def _auto_escape_possible(state: dict, fight: dict) -> bool:
                for e in c["card"].get("effects") or ())
 
 
-def chase_away_choice(state: dict, fight: dict, player: dict, index: int, ctx: Context) -> list[dict]:
-    """``player`` takes the card's option to chase the monster at stored ``index`` away (a
-    Cleric and the Wannabe Vampire): marked gone, its treasures count, no level for it."""
+def check_chase_away(fight: dict, player: dict, index: int, ctx: Context) -> None:
+    """Whether ``player`` may chase the monster at stored ``index`` away by its card's option
+    (a Cleric and the Wannabe Vampire): it is still in the fight and its card offers it."""
     monster = fight["monsters"][index]
     offered = [e for e in monster["card"].get("effects") or ()
                if e.get("stat") == "chase_away" and e.get("choice")
@@ -62,6 +62,12 @@ def chase_away_choice(state: dict, fight: dict, player: dict, index: int, ctx: C
     if monster.get("gone") or not offered:
         raise BadAction(N_("%(name)s cannot chase %(monster)s away."), name=player["name"], sex=player.get("sex"),
                         monster=monster["card"].get("name") or said(N_("Monster")))
+
+
+def chase_away_choice(state: dict, fight: dict, player: dict, index: int, ctx: Context) -> list[dict]:
+    """``player`` takes the card's option to chase the monster at stored ``index`` away
+    (``check_chase_away`` said it may): marked gone, its treasures count, no level for it."""
+    monster = fight["monsters"][index]
     monster["gone"] = True
     monster["chased_by"] = player["id"]
     out = [said(N_("%(name)s chases %(monster)s away: its treasures count, no level for it"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import character, combat, deals, dice, powers
-from ..core import Context, current_fight, in_fight, own, reducer, set_level
+from ..core import Context, checks, current_fight, in_fight, own, reducer, set_level
 from .. import bad_stuff  # a monster's Bad Stuff as data
 from ..action_models import RunAwayAction
 from ..errors import BadAction, Forbidden, RuleViolation
@@ -14,14 +14,14 @@ from ..public import combat_view
 from ..state import find_player, monster_index
 from ..vocab import SHARED_VICTORY
 from ..words import N_, event, event_words, said, said_plural
-from .sheet import card_leaves, one_shot_card, playing_seat
+from .sheet import card_leaves, check_card_leaves, find_one_shot, one_shot_card, playing_seat
 
 
 event_words("fight", N_("%(name)s fights %(monster)s (level %(level)s)"))
 
 
-@reducer("fight")
-def _start_fight(state, action, actor, ctx):
+@checks("fight")
+def _start_fight_check(state, action, actor, ctx):
     player = own(state, action, actor)
     if in_fight(state):
         raise RuleViolation("one-fight-at-a-time", N_("finish the current fight first"))
@@ -30,6 +30,12 @@ def _start_fight(state, action, actor, ctx):
     if player["dead"]:
         raise RuleViolation("dead-cannot-help", N_("%(name)s is dead until the next turn"),
                             name=player["name"], sex=player["sex"])
+    check_card_leaves(state, action, monster_card(state, action.monster, ctx, action.level), player, "door")
+
+
+@reducer("fight")
+def _start_fight(state, action, actor, ctx):
+    player = find_player(state, action.player)
     monster = monster_card(state, action.monster, ctx, action.level)
     state["combat"] = {
         "fighter": player["id"], "helper": None, "helper_forced": False,
@@ -73,11 +79,18 @@ def open_fight(state: dict, ctx: Context) -> dict:
     return current_fight(state)
 
 
-@reducer("add_monster")
-def _add_monster(state, action, actor, ctx):
+@checks("add_monster")
+def _add_monster_check(state, action, actor, ctx):
     fight = open_fight(state, ctx)
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", N_("the fight is past the point where monsters join"))
+    monster = monster_card(state, action.monster, ctx, action.level)
+    check_card_leaves(state, action, monster, playing_seat(state, actor), "hand")
+
+
+@reducer("add_monster")
+def _add_monster(state, action, actor, ctx):
+    fight = state["combat"]
     monster = monster_card(state, action.monster, ctx, action.level)
     fight["monsters"].append({"card": monster, "enhancers": [], "gone": False})
     # A monster joins mostly from the hand of the seat that adds it, brought by a Wandering
@@ -96,8 +109,8 @@ def _add_monster(state, action, actor, ctx):
 event_words("enhance", N_("%(card)s on %(monster)s"))
 
 
-@reducer("enhance")
-def _enhance(state, action, actor, ctx):
+@checks("enhance")
+def _enhance_check(state, action, actor, ctx):
     fight = open_fight(state, ctx)
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", N_("enhancers go in while the fight is on"))
@@ -107,6 +120,14 @@ def _enhance(state, action, actor, ctx):
     card = ctx.card(state, action.card)
     if card["kind"] != "enhancer":
         raise BadAction(N_("%(card)s is not a monster enhancer."), card=card["name"])
+    check_card_leaves(state, action, card, playing_seat(state, actor), "hand")
+
+
+@reducer("enhance")
+def _enhance(state, action, actor, ctx):
+    fight = state["combat"]
+    index = monster_index(action.monster, len(fight["monsters"]))  # the only one when left out
+    card = ctx.card(state, action.card)
     fight["monsters"][index]["enhancers"].append(card)
     # An enhancer is played from the hand of the seat that plays it, unless its source says not.
     card_leaves(state, action, card, playing_seat(state, actor), "hand")
@@ -117,20 +138,27 @@ event_words("remove_monster", N_("%(monster)s is removed from the fight "
                                  "(no level for it, its treasures still count)"))
 
 
+@checks("remove_monster")
+def _remove_monster_check(state, action, actor, ctx):
+    """``monster`` is an index of the computed fight (a Mate's copy is one), still in it."""
+    open_fight(state, ctx)
+    view = combat_view(state, helpers=False)
+    index = monster_index(action.monster, len(view["monsters"]))
+    if view["monsters"][index]["gone"]:
+        raise BadAction(N_("That monster has left the fight."))
+
+
 @reducer("remove_monster")
 def _remove_monster(state, action, actor, ctx):
     """A monster leaves the fight without being killed (charmed, discarded by a card).
 
-    ``monster`` is an index of the computed fight, so a Mate's copy leaves on its own: the
-    other one is still fought (classic, Combat). Where the rules say so, the fight is over as
-    soon as its last monster has left.
+    A Mate's copy leaves on its own: the other one is still fought (classic, Combat). Where
+    the rules say so, the fight is over as soon as its last monster has left.
     """
-    fight = open_fight(state, ctx)
+    fight = state["combat"]
     view = combat_view(state, helpers=False)
-    index = monster_index(action.monster, len(view["monsters"]))
+    index = monster_index(action.monster, len(view["monsters"]))  # the only one when left out
     leaving = view["monsters"][index]
-    if leaving["gone"]:
-        raise BadAction(N_("That monster has left the fight."))
     stored = fight["monsters"][leaving["source"]]
     if leaving["mate"]:
         number = sum(1 for m in view["monsters"][:index] if m["mate"] and m["source"] == leaving["source"])
@@ -174,15 +202,23 @@ ONE_SHOT_WORDS = {"players": event_words("one_shot_players", N_("%(card)s for th
                   "monsters": event_words("one_shot_monsters", N_("%(card)s for the monsters (%(signed)s)"))}
 
 
-@reducer("one_shot")
-def _one_shot(state, action, actor, ctx):
+@checks("one_shot")
+def _one_shot_check(state, action, actor, ctx):
     fight = open_fight(state, ctx)
     if fight["stage"] != "fighting":
         raise RuleViolation("no-combat", N_("one-shots go in while the fight is on"))
-    side = action.side
-    card = one_shot_card(state, action, actor, ctx)  # from the hand, or from the table
+    card = find_one_shot(state, action, actor, ctx)  # from the hand, or from the table
     if card["kind"] not in ("one-shot", "ally", "other", "item"):
         raise BadAction(N_("%(card)s cannot be played as a one-shot."), card=card["name"])
+    if action.instance is None:
+        check_card_leaves(state, action, card, playing_seat(state, actor), "hand")
+
+
+@reducer("one_shot")
+def _one_shot(state, action, actor, ctx):
+    fight = state["combat"]
+    side = action.side
+    card = one_shot_card(state, action, actor, ctx)
     fight["one_shots"].append({"side": side, "card": card, "by": actor.player})
     # A card named by ``card`` leaves where it came from (mostly the hand of the seat that
     # plays it); one named by ``instance`` came off the table, not from a hand.
@@ -201,8 +237,8 @@ event_words("decline_help", N_("%(fighter)s turns down the help of %(name)s"))
 event_words("withdraw_help", N_("%(name)s takes back the offer to help"))
 
 
-@reducer("help")
-def _help(state, action, actor, ctx):
+@checks("help")
+def _help_check(state, action, actor, ctx):
     fight = current_fight(state)
     player = find_player(state, action.player)
     if not (actor.may_act_for(player["id"]) or actor.may_act_for(fight["fighter"])):
@@ -222,6 +258,16 @@ def _help(state, action, actor, ctx):
         if player["id"] in (fight.get("volunteers") or ()):
             raise RuleViolation("help-needs-fighter", N_("%(name)s has already offered to help"),
                                 name=player["name"], sex=player.get("sex"))
+
+
+@reducer("help")
+def _help(state, action, actor, ctx):
+    fight = state["combat"]
+    player = find_player(state, action.player)
+    forced = action.forced
+    fighter = find_player(state, fight["fighter"])
+    if not forced and not actor.may_act_for(fighter["id"]):
+        # Offered from the helper's own phone: the fighter decides whether to take it.
         fight["volunteers"] = list(fight.get("volunteers") or ()) + [player["id"]]
         return event("help_offered", player=player["id"], name=player["name"], sex=player.get("sex"), to=fighter["id"],
                      fighter=fighter["name"])
@@ -243,23 +289,29 @@ def _volunteer(state: dict, fight: dict, pid: int) -> dict:
     return find_player(state, pid)
 
 
-@reducer("accept_help")
-def _accept_help(state, action, actor, ctx):
+@checks("accept_help")
+def _accept_help_check(state, action, actor, ctx):
     """The fighter takes the help a player offered (every edition, Asking For Help)."""
     fight = current_fight(state)
     fighter = find_player(state, fight["fighter"])
     if not actor.may_act_for(fighter["id"]):
         raise RuleViolation("help-needs-fighter", N_("only %(name)s, the one fighting, accepts help"),
                             name=fighter["name"], sex=fighter.get("sex"))
-    helper = _volunteer(state, fight, action.player)
-    deals.check_join(state, fight, helper)
+    deals.check_join(state, fight, _volunteer(state, fight, action.player))
+
+
+@reducer("accept_help")
+def _accept_help(state, action, actor, ctx):
+    fight = state["combat"]
+    fighter = find_player(state, fight["fighter"])
+    helper = find_player(state, action.player)
     _join_as_helper(fight, helper, False)
     return event("accept_help", player=helper["id"], name=helper["name"], sex=helper.get("sex"), to=fighter["id"],
                  fighter=fighter["name"])
 
 
-@reducer("decline_help")
-def _decline_help(state, action, actor, ctx):
+@checks("decline_help")
+def _decline_help_check(state, action, actor, ctx):
     """The fighter turns an offer of help down; the volunteer may also take it back."""
     fight = current_fight(state)
     fighter = find_player(state, fight["fighter"])
@@ -267,6 +319,13 @@ def _decline_help(state, action, actor, ctx):
     if not (actor.may_act_for(fighter["id"]) or actor.may_act_for(helper["id"])):
         raise RuleViolation("help-needs-fighter", N_("only %(name)s, the one fighting, turns help down"),
                             name=fighter["name"], sex=fighter.get("sex"))
+
+
+@reducer("decline_help")
+def _decline_help(state, action, actor, ctx):
+    fight = state["combat"]
+    fighter = find_player(state, fight["fighter"])
+    helper = find_player(state, action.player)
     fight["volunteers"] = [pid for pid in fight["volunteers"] if pid != helper["id"]]
     if actor.player == helper["id"] and not actor.may_act_for(fighter["id"]):
         return event("withdraw_help", player=helper["id"], name=helper["name"], sex=helper.get("sex"), to=fighter["id"])
@@ -277,8 +336,8 @@ def _decline_help(state, action, actor, ctx):
 event_words("stop_helping", N_("%(name)s stops helping"))
 
 
-@reducer("stop_helping")
-def _stop_helping(state, action, actor, ctx):
+@checks("stop_helping")
+def _stop_helping_check(state, action, actor, ctx):
     fight = current_fight(state)
     if fight.get("helper") is None:
         raise BadAction(N_("Nobody is helping in this fight."))
@@ -287,6 +346,12 @@ def _stop_helping(state, action, actor, ctx):
         raise Forbidden(N_("Only the helper, the fighter or the host can end the help."))
     deals.check_leave(state, fight, helper, ctx.rules,
                       combat_view(state, helpers=False)["for_the_win"])
+
+
+@reducer("stop_helping")
+def _stop_helping(state, action, actor, ctx):
+    fight = state["combat"]
+    helper = find_player(state, fight["helper"])
     fight["helper"] = None
     fight["helper_forced"] = False
     fight["deal"] = None
@@ -300,13 +365,19 @@ WIN_WORDS = N_("%(name)s wins (%(players)s against %(monsters)s); %(details)s")
 event_words("fight_won", WIN_WORDS)
 
 
-@reducer("resolve")
-def _resolve(state, action, actor, ctx):
+@checks("resolve")
+def _resolve_check(state, action, actor, ctx):
+    """Who may decide the fight, and when: the fight itself is computed only when it is."""
     fight = current_fight(state)
     if fight["stage"] != "fighting":
         raise BadAction(N_("The fight has already been decided; run away or close it."))
     if not (actor.host or actor.player in (fight["fighter"], fight.get("helper"))):
         raise Forbidden(N_("Only the fighter, the helper or the host can resolve the fight."))
+
+
+@reducer("resolve")
+def _resolve(state, action, actor, ctx):
+    fight = state["combat"]
     view = combat_view(state, helpers=False)
     fighter = find_player(state, fight["fighter"])
     # The numbers the fight is decided on stay what it shows, whatever the result moves.
@@ -566,8 +637,8 @@ def _run_result(state: dict, fight: dict) -> dict:
 event_words("sacrifice_ally", N_("%(name)s sacrifices %(card)s and escapes every monster"))
 
 
-@reducer("sacrifice_ally")
-def _sacrifice_ally(state, action, actor, ctx):
+@checks("sacrifice_ally")
+def _sacrifice_ally_check(state, action, actor, ctx):
     fight = current_fight(state)
     player = own(state, action, actor)
     if not ctx.edition.allies:
@@ -579,6 +650,13 @@ def _sacrifice_ally(state, action, actor, ctx):
     ally = next((c for c in player["cards"] if c["card"]["kind"] == "ally"), None)
     if ally is None:
         raise RuleViolation("ally-sacrifice-escape", N_("%(name)s has no ally"), name=player["name"], sex=player.get("sex"))
+
+
+@reducer("sacrifice_ally")
+def _sacrifice_ally(state, action, actor, ctx):
+    fight = state["combat"]
+    player = find_player(state, action.player)
+    ally = next(c for c in player["cards"] if c["card"]["kind"] == "ally")
     # The ally saves its owner; the fighter decides whether it saves the helper too.
     saved = {player["id"]}
     if action.helper_too and player["id"] == fight["fighter"] and fight.get("helper") is not None:
@@ -596,13 +674,18 @@ event_words("close_fight_undecided", N_("The host clears an undecided fight from
                                         "nobody won it, nobody ran from it, no Bad Stuff"))
 
 
-@reducer("close_fight")
-def _close_fight(state, action, actor, ctx):
+@checks("close_fight")
+def _close_fight_check(state, action, actor, ctx):
     fight = state.get("combat")
     if not fight:
         raise RuleViolation("no-combat", N_("there is no fight to close"))
     if fight["stage"] != "over" and not actor.host:
         raise RuleViolation("no-combat", N_("the fight is not over yet"))
+
+
+@reducer("close_fight")
+def _close_fight(state, action, actor, ctx):
+    fight = state["combat"]
     state["combat"] = None
     if fight["stage"] != "over":  # recorded for what it is: the host ended it undecided
         return event("close_fight_undecided", stage=fight["stage"])

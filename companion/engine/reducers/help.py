@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .. import deals
-from ..core import current_fight, own, reducer
+from ..core import checks, current_fight, own, reducer
 from ..errors import BadAction, RuleViolation
 from ..public import combat_view
 from ..state import find_player
@@ -12,12 +12,18 @@ from ..words import N_, event, event_words
 event_words("offer", N_("%(name)s offers %(to_name)s: %(terms)s"))
 
 
+@checks("offer")
+def _offer_check(state, action, actor, ctx):
+    fight = current_fight(state)
+    if not actor.may_act_for(fight["fighter"]):
+        raise RuleViolation("bribe-fighter-only", N_("only the player in the fight offers a bribe"))
+    deals.make_offer(state, fight, action, combat_view(state, helpers=False))  # refuses a bad one
+
+
 @reducer("offer")
 def _offer(state, action, actor, ctx):
-    fight = current_fight(state)
+    fight = state["combat"]
     fighter = find_player(state, fight["fighter"])
-    if not actor.may_act_for(fighter["id"]):
-        raise RuleViolation("bribe-fighter-only", N_("only the player in the fight offers a bribe"))
     offer = deals.make_offer(state, fight, action, combat_view(state, helpers=False))
     fight["offers"] = [o for o in fight["offers"] if o["to"] != offer["to"]] + [offer]
     return event("offer", player=fighter["id"], name=fighter["name"], sex=fighter.get("sex"), to=offer["to"],
@@ -28,14 +34,20 @@ def _offer(state, action, actor, ctx):
 event_words("accept_offer", N_("%(name)s accepts and helps; deal %(name)s: %(terms)s"))
 
 
-@reducer("accept_offer")
-def _accept_offer(state, action, actor, ctx):
+@checks("accept_offer")
+def _accept_offer_check(state, action, actor, ctx):
     fight = current_fight(state)
     player = own(state, action, actor)
-    offer = next((o for o in fight["offers"] if o["to"] == player["id"]), None)
-    if offer is None:
+    if not any(o["to"] == player["id"] for o in fight["offers"]):
         raise BadAction(N_("There is no offer for %(name)s."), name=player["name"], sex=player.get("sex"))
     deals.check_join(state, fight, player)
+
+
+@reducer("accept_offer")
+def _accept_offer(state, action, actor, ctx):
+    fight = state["combat"]
+    player = find_player(state, action.player)
+    offer = next(o for o in fight["offers"] if o["to"] == player["id"])
     fight["helper"] = player["id"]
     fight["helper_forced"] = False
     fight["deal"] = offer
@@ -47,12 +59,17 @@ def _accept_offer(state, action, actor, ctx):
 event_words("decline_offer", N_("%(name)s declines the offer"))
 
 
-@reducer("decline_offer")
-def _decline_offer(state, action, actor, ctx):
+@checks("decline_offer")
+def _decline_offer_check(state, action, actor, ctx):
     fight = current_fight(state)
     player = own(state, action, actor)
-    before = len(fight["offers"])
-    fight["offers"] = [o for o in fight["offers"] if o["to"] != player["id"]]
-    if len(fight["offers"]) == before:
+    if not any(o["to"] == player["id"] for o in fight["offers"]):
         raise BadAction(N_("There is no offer for %(name)s."), name=player["name"], sex=player.get("sex"))
+
+
+@reducer("decline_offer")
+def _decline_offer(state, action, actor, ctx):
+    fight = state["combat"]
+    player = find_player(state, action.player)
+    fight["offers"] = [o for o in fight["offers"] if o["to"] != player["id"]]
     return event("decline_offer", player=player["id"], name=player["name"], sex=player.get("sex"), to=fight["fighter"])

@@ -29,18 +29,29 @@ def door_opened(state: dict) -> None:
     state["door_opened"] = state.get("turn_count", 0)
 
 
+def check_card_leaves(state: dict, action, card: dict, holder: dict | None, default: str) -> str:
+    """Whether the played ``card`` may leave where the action says it came from (read only;
+    ``card_leaves`` carries it out): a body's card is a pick of that body's looting."""
+    source = card_source(action, default)
+    if source == "body":
+        if holder is None:
+            raise BadAction(N_("A card from a body is taken by a player: play it from that player's phone."))
+        body = looting.find_body(state, getattr(action, "body", None))
+        looting.check_take(state, body, holder, card_id=card.get("id") if card.get("set") != "house" else None,
+                           unseen=True)
+    return source
+
+
 def card_leaves(state: dict, action, card: dict, holder: dict | None, default: str) -> str:
     """The played ``card`` leaves where it came from (``hand.card_source``, answered):
     ``holder``'s hand, the door (nothing to count), or a dead player's body, where it spends
     ``holder``'s pick of the looting (engine/looting.py)."""
-    source = card_source(action, default)
+    source = check_card_leaves(state, action, card, holder, default)
     if source == "door":
         door_opened(state)
     if source == "hand":
         take_from_hand(holder)
     elif source == "body":
-        if holder is None:
-            raise BadAction(N_("A card from a body is taken by a player: play it from that player's phone."))
         body = looting.find_body(state, getattr(action, "body", None))
         looting.take(state, body, holder, card_id=card.get("id") if card.get("set") != "house" else None,
                      unseen=True)
@@ -133,9 +144,18 @@ PLAY_IN_FIGHT = {"monster": N_("%(card)s is a monster: play it into a fight inst
                  "one-shot": N_("%(card)s is a one-shot: play it into a fight instead.")}
 
 def one_shot_card(state: dict, action: OneShotAction, actor, ctx: Context) -> dict:
-    """The card a ``one_shot`` action plays: ``card`` (from the hand), or ``player`` and
-    ``instance``, a one-shot lying on the table in front of that player, which leaves the
-    table as it is played (Tails, One-Shot Treasures: from the hand or from the table)."""
+    """The card a ``one_shot`` action plays (``find_one_shot``); one lying on the table
+    leaves it as it is played (Tails, One-Shot Treasures: from the hand or from the table)."""
+    card = find_one_shot(state, action, actor, ctx)
+    if action.instance is not None:
+        owner = find_player(state, action.player)
+        owner["cards"].remove(find_card(owner, action.instance))
+    return card
+
+
+def find_one_shot(state: dict, action: OneShotAction, actor, ctx: Context) -> dict:
+    """The card a ``one_shot`` action names, read only: ``card`` (from the hand), or
+    ``player`` and ``instance``, a one-shot lying on the table in front of that player."""
     if action.instance is None:
         if action.player is not None:
             raise BadAction(N_("Name the one-shot on the table ('instance') or the card played ('card')."))
@@ -146,7 +166,6 @@ def one_shot_card(state: dict, action: OneShotAction, actor, ctx: Context) -> di
     entry = find_card(owner, action.instance)
     if entry["card"]["kind"] != "one-shot":
         raise BadAction(N_("%(card)s is not a one-shot."), card=entry["card"]["name"])
-    owner["cards"].remove(entry)
     return entry["card"]
 
 
