@@ -3,6 +3,8 @@ of a game through the JSON API, and the games, apps and phones several modules b
 
 from __future__ import annotations
 
+from companion import create_app
+
 
 class ApiTable:
     """The one game the API tests drive, through the JSON API the way phones drive it.
@@ -109,3 +111,32 @@ class ApiTable:
         r = self.request("GET", "history", who)
         assert r.status_code == 200, (r.status_code, r.get_json())
         return r.get_json()["events"]
+
+
+def make_app(where, **config):
+    """An app of its own on ``where``: a database URL, or a folder for a SQLite file (``config``
+    over the tests' settings: a throttle's limit, a small pool)."""
+    url = where if isinstance(where, str) else f"sqlite:///{where / 'test.db'}"
+    return create_app({"TESTING": True, "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False,
+                       "COMPANION_DATABASE_URL": url, **config})
+
+
+HOUSE_MONSTER = {"kind": "monster", "name": "Tax Collector", "level": 4, "treasures": 1}
+
+
+def house_cards(count, prefix="Card"):
+    """``count`` house monsters, each of its own name (an import's ``cards``)."""
+    return [dict(HOUSE_MONSTER, name=f"{prefix} {i}") for i in range(count)]
+
+
+def boris_won(client) -> ApiTable:
+    """A classic game that is over: Boris reached level 10 by killing a Rat; Eva sits beside him."""
+    table = ApiTable(client)
+    table.join("Boris")
+    table.join("Eva", "female")
+    boris = table.ids["Boris"]
+    table.act("Boris", {"type": "level", "player": boris, "delta": 8})
+    table.act("Boris", {"type": "fight", "player": boris, "monster": {"kind": "monster", "name": "Rat", "level": 1}})
+    table.act("Boris", {"type": "resolve"})
+    assert table.state()["winners"] == [boris]
+    return table

@@ -1,4 +1,6 @@
-"""The table issue through the JSON API: games, seats, the level counter, turns, undo."""
+"""The table through the JSON API: games and their codes, seats and their names, the level
+counter, turns, undo (which takes a seat or a card back but never reuses its id), and phones
+tapping at once."""
 
 from __future__ import annotations
 
@@ -6,10 +8,12 @@ import json
 import threading
 
 import pytest
+from sqlmodel import Session
 
 from companion import create_app
+from companion.store import CODE_ALPHABET, Game, token_hash
 
-from .helpers import ApiTable
+from .helpers import ApiTable, make_app
 
 BOTH_DATABASES = True  # every test here that uses the database runs on SQLite and PostgreSQL
 
@@ -320,3 +324,119 @@ def test_a_theft_out_of_any_fight_undone_and_tried_again_rolls_the_same(table):
         table.undo("Ann")
         assert table.act("Ann", theft)["event"]["text"] == first
     assert "dice_seed" not in table.state()
+
+
+# --- undo takes a seat or a card back, never its id ------------------------------------------
+
+def test_an_undone_join_leaves_no_token_that_controls_the_next_player(table):
+    table.join("Ann")
+    # Ann takes a second seat with her own token, then undoes that join.
+    second = table.request("POST", "players", "Ann", json={"name": "Shadow", "sex": "male"}).get_json()
+    table.undo("Ann")
+    bob = table.join("Bob")
+    assert bob["player_id"] != second["player_id"], "a player id was reused after undo"
+    # The undone seat's token is dead: it cannot act, not even for the newcomer.
+    r = table.request("POST", "actions", headers={"Authorization": f"Bearer {second['token']}"},
+                      json={"type": "die", "player": bob["player_id"]})
+    assert r.status_code == 403
+    assert not table.player("Bob")["dead"]
+
+
+def test_card_instance_ids_are_never_reused_across_undo(table):
+    table.join("Ann")
+    pid = table.ids["Ann"]
+    table.act("Ann", {"type": "play", "player": pid, "card": {"kind": "item", "name": "Club", "bonus": 1}})
+    first = table.player("Ann")["cards"][0]["iid"]
+    table.undo("Ann")
+    table.act("Ann", {"type": "play", "player": pid, "card": {"kind": "item", "name": "Club", "bonus": 1}})
+    again = table.player("Ann")["cards"][0]["iid"]
+    assert again != first
+
+
+def test_undo_restores_the_state_before_and_keeps_log_and_counter(table):
+    table.join("Ann")
+    pid = table.ids["Ann"]
+    table.act("Ann", {"type": "level", "player": pid, "delta": 2})
+    table.act("Ann", {"type": "gear", "player": pid, "delta": 3})
+    table.undo("Ann")
+    table.undo("Ann")
+    ann = table.player("Ann")
+    assert (ann["level"], ann["gear_adjust"]) == (1, 0)
+    state = table.state()
+    assert len(state["log"]) == 5  # join, level, gear, two undos: the history is not taken back
+
+
+def test_thirty_undos_at_once_answer_json_and_never_500(database_url):
+    # A small pool makes the old bug (undo opening a second session inside the commit's
+    # own) deadlock at once; now each undo uses one connection.
+    app = make_app(database_url, COMPANION_DB_POOL_SIZE=3)
+    table = ApiTable(app.test_client())
+    table.join("Ann")
+    for _ in range(30):  # one more event than undos (the join), so Ann stays seated
+        table.act("host", {"type": "gear", "player": table.ids["Ann"], "delta": 1})
+    other = ApiTable(app.test_client())
+    other.join("Zed")
+    start = threading.Barrier(30)
+    answers = []
+
+    def host_taps_undo():
+        client = app.test_client()
+        start.wait()
+        r = client.post(f"/api/games/{table.code}/undo", headers=table.auth("host"))
+        answers.append((r.status_code, r.is_json, r.headers.get("Retry-After")))
+
+    threads = [threading.Thread(target=host_taps_undo) for _ in range(30)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(answers) == 30
+    assert all(is_json for _, is_json, _ in answers)
+    assert not [a for a in answers if a[0] >= 500 and not (a[0] == 503 and a[2])], answers
+    undone = sum(1 for status, _, _ in answers if status == 200)
+    assert undone >= 1
+    assert table.player("Ann")["gear_adjust"] == 30 - undone
+    # The other table was never stalled.
+    other.act("Zed", {"type": "gear", "player": other.ids["Zed"], "delta": 1})
+    app.extensions["companion_store"].close()
+
+
+# --- codes ---------------------------------------------------------------------------------
+
+def test_new_codes_have_seven_unambiguous_characters(client):
+    code = client.post("/api/games", json={"edition": "classic"}).get_json()["code"]
+    assert len(code) >= 7 and set(code) <= set(CODE_ALPHABET)
+    assert not set(code) & set("0O1IL")
+
+
+def test_an_old_five_character_code_still_works(app, client):
+    store = app.extensions["companion_store"]
+    state = {"code": "AB2CD"} | {k: v for k, v in __import__("companion").engine.new_game("AB2CD", "classic").items()
+                                  if k != "code"}
+    with Session(store.engine) as session:
+        session.add(Game(code="AB2CD", edition="classic", state=json.dumps(state),
+                         host_token_hash=token_hash("old-host")))
+        session.commit()
+    r = client.post("/api/games/ab2cd/players", json={"name": "Ann", "sex": "female"})
+    assert r.status_code == 201
+    assert client.get("/api/games/AB2CD").get_json()["players"][0]["name"] == "Ann"
+
+
+# --- names ---------------------------------------------------------------------------------
+
+def test_invisible_characters_are_stripped_from_names(table):
+    table.join("A\u200bn\u202en\u2066")
+    assert table.state()["players"][0]["name"] == "Ann"
+
+
+@pytest.mark.parametrize("lookalike", ["ANN", "Ａｎｎ", "Ann\u200b", "\u200fAnn", "ａnn"])
+def test_two_seats_cannot_have_names_that_look_the_same(table, lookalike):
+    table.join("Ann")
+    refused = table.join(lookalike, expect=400)
+    assert "already" in refused["error"]["message"]
+
+
+def test_a_rename_cannot_take_a_lookalike_name(table):
+    table.join("Ann")
+    table.join("Bob")
+    table.act("Bob", {"type": "rename", "player": table.ids["Bob"], "name": "Ａnn"}, expect=400)

@@ -274,6 +274,32 @@ def test_a_ukrainian_question_is_read_as_ukrainian_only_for_a_ukrainian_reader()
     assert "sell-not-in-combat" in top3(q, "uk")
 
 
+# Questions players asked at a table, each in the language they asked it in: the ruling they
+# meant is among the first three.
+ASKED = [
+    ("en", "can another player join my fight without my permission?", "help-needs-fighter"),
+    ("en", "does the fighter have to accept help?", "help-needs-fighter"),
+    ("de", "muss ich hilfe annehmen", "help-needs-fighter"),
+    ("ru", "может ли игрок влезть в мой бой без спроса", "help-needs-fighter"),
+    ("ru", "что будет, если я умру?", "dead-keeps"),
+    ("en", "does an elf get a bonus to run away?", "elf-run-away-bonus"),
+    ("en", "can I hold big items in my hand?", "big-items-in-hand"),
+    ("de", "darf ich große gegenstände auf der hand haben", "big-items-in-hand"),
+    ("en", "is a penalty to a monster an enhancer?", "enhancer-penalties"),
+    ("en", "does a helper gain a level?", "helper-no-level"),
+    ("de", "bekommt ein helfer eine stufe", "helper-no-level"),
+    ("ru", "получает ли помощник уровень", "helper-no-level"),
+    ("en", "halfling run away penalty or second try?", "halfling-printing"),
+    ("ru", "минус к смывке у хафлинга", "halfling-printing"),
+]
+
+
+@pytest.mark.parametrize("lang, question, ruling", ASKED)
+def test_the_ruling_asked_for_is_in_the_first_three(lang, question, ruling):
+    found = [r["id"] for r in rulebase.search(question, "classic", limit=3, lang=lang)]
+    assert ruling in found, (question, found)
+
+
 # -------------------------------------------------------------- English words, from any language
 
 ENGLISH = [

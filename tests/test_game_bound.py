@@ -1,7 +1,7 @@
-"""What one game stores is bounded (issue 22, item 2): old events lose the patches undo can no
-longer reach, undo still reaches back at least 200 changes, a game at its bound refuses further
-changes clearly and writes nothing (undo and removing house cards still work), and a real game
-night never meets the bound."""
+"""What one game stores is bounded: an ordinary change adds about its own size, old events lose
+the patches undo can no longer reach, undo still reaches back at least 200 changes, a game at
+its bound refuses further changes clearly and writes nothing (undo and removing house cards
+still work), and a real game night never meets the bound."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from companion.engine.errors import TooLarge
 from companion.engine.errors import TooFarBack
 from companion.store import COMPACTED, MAX_GAME_BYTES, Store, token_hash
 
-from .helpers import ApiTable
+from .helpers import ApiTable, house_cards
 from .test_store_databases import OLD_SQLITE_SCHEMA, old_game
 
 BOTH_DATABASES = True
@@ -328,3 +328,28 @@ def test_the_logs_replay_walks_back_as_far_as_compaction_left_whole_patches(stor
     assert versions == list(range(state["version"] - len(versions) + 1, state["version"] + 1))
     assert 30 <= len(versions) < 61
     assert replayed.steps[-1].players[pid].level == state["players"][0]["level"]
+
+
+# --- what one change adds ------------------------------------------------------------------
+
+def test_an_ordinary_action_adds_about_the_size_of_the_change(table):
+    table.join("Ann")
+    table.act("host", {"type": "import_house_cards", "cards": house_cards(300)})
+    store = table.client.application.extensions["companion_store"]
+    before = len(store.event_sizes(table.code))
+    table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 1})
+    table.act("Ann", {"type": "gear", "player": table.ids["Ann"], "delta": 2})
+    sizes = store.event_sizes(table.code)[before:]
+    assert sizes and max(sizes) <= 2000, sizes
+    table.undo("Ann")
+    table.undo("Ann")
+    assert table.player("Ann")["level"] == 1 and len(table.state()["house_cards"]) == 300
+
+
+def test_a_game_cannot_grow_past_its_size_limit(table, monkeypatch):
+    from companion import store as store_module
+
+    monkeypatch.setattr(store_module, "MAX_STATE_BYTES", 20_000)
+    body = table.act("host", {"type": "import_house_cards", "cards": house_cards(200)}, expect=413)
+    assert "KB" in body["error"]["message"]
+    assert table.state()["house_cards"] == []

@@ -1,4 +1,5 @@
-"""The htmx pages: seats in cookies, forms posting actions, CSRF, refusals, player counts."""
+"""The htmx pages: seats in cookies, forms posting actions, CSRF, refusals, player counts, and
+what a finished game or fight shows each phone (the winner's, the others', the host's)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 
 from companion import create_app
 
-from .helpers import ApiTable
+from .helpers import ApiTable, boris_won
 
 
 @pytest.fixture
@@ -133,3 +134,33 @@ def test_a_monster_page_asks_the_engine_whether_this_phone_may_fight_it(client):
     assert 'id="fight-verdict"' in html and "Munchkin (classic rules)" in html
     table.act("host", {"type": "set_turn", "player": bob["player_id"]})
     assert "Fight this monster" in client.get(f"/cards/classic/drooling-slime?game={table.code}").get_data(as_text=True)
+
+
+# --- a finished game and a finished fight --------------------------------------------------
+
+def test_the_winners_phone_says_they_won_and_another_says_who(client):
+    table = boris_won(client)
+    client.set_cookie(f"seat_{table.code}", table.tokens["Boris"])
+    mine = client.get(f"/games/{table.code}").get_data(as_text=True)
+    assert "You won!" in mine and "Turn:" not in mine.split('id="turn"')[1][:200]
+    client.set_cookie(f"seat_{table.code}", table.tokens["Eva"])
+    hers = client.get(f"/games/{table.code}").get_data(as_text=True)
+    assert "Winner:" in hers.split('id="turn"')[1][:300] and "Boris" in hers.split('id="turn"')[1][:400]
+
+
+def test_a_finished_fights_moves_are_labelled_the_hosts_only_on_the_hosts_device(client):
+    table = ApiTable(client)
+    table.join("Eva", "female")
+    table.join("Boris")
+    eva = table.ids["Eva"]
+    table.act("Eva", {"type": "fight", "player": eva, "monster": {"kind": "monster", "name": "Troll", "level": 20}})
+    table.act("Eva", {"type": "resolve"})
+    table.act("Eva", {"type": "run_away", "player": eva, "monster": 0, "roll": 1})
+    assert table.state()["combat"]["stage"] == "over"
+    client.set_cookie(f"seat_{table.code}", table.tokens["Boris"])
+    boris_page = client.get(f"/games/{table.code}").get_data(as_text=True)
+    assert "Moves in Eva's fight" in boris_page and "Host: moves" not in boris_page
+    client.delete_cookie(f"seat_{table.code}")
+    client.set_cookie(f"host_{table.code}", table.host_token)
+    host_page = client.get(f"/games/{table.code}").get_data(as_text=True)
+    assert "Clear the fight" in host_page  # the host's device, on Eva's sheet: her fight's own moves

@@ -1,12 +1,16 @@
 """The host removes a player, whatever part they had in the game: the winner, the fighter, the
-helper, a player with an offer out, a cursed one. Every page still answers, the winner is still
-named as the winner, and the game goes on (issue: hardening round four, item 4)."""
+helper, a player with an offer out, a cursed one, an anonymous joiner. Every page still answers,
+the removed seat's token stops working, the winner is still named as the winner, a fight
+without its fighter is cleared, a removal can be undone, and the game goes on. The host may
+also lock the table against new seats."""
 
 from __future__ import annotations
 
 import pytest
 
 from .helpers import ApiTable
+
+BOTH_DATABASES = True  # every test here that uses the database runs on SQLite and PostgreSQL
 
 RAT = {"kind": "monster", "name": "Big Rat", "level": 3, "treasures": 1}
 
@@ -78,3 +82,46 @@ def test_removing_a_player_in_any_part_keeps_every_page(client, four, removed):
     for who in ("host", left, None):
         _everything_answers(client, four, who)
     four.act(left, {"type": "level", "player": ids[left], "delta": 1})  # the game goes on
+
+
+# --- the host removes a joiner and locks the table; a removal undone --------------------------
+
+def test_the_host_removes_an_anonymous_joiner_and_locks_the_table(table):
+    table.join("Ann")
+    for name in ("Troll1", "Troll2", "Troll3", "Troll4", "Troll5"):
+        table.join(name)
+    table.join("Friend", "female", expect=422)  # classic seats six at most: the trolls took the seats
+    troll = table.ids["Troll1"]
+    body = table.act("Troll2", {"type": "remove_player", "player": troll}, expect=403)
+    assert "host" in body["error"]["message"]
+    table.act("host", {"type": "remove_player", "player": troll})
+    # The removed player's token stops working at once.
+    table.act("Troll1", {"type": "gear", "player": troll, "delta": 1}, expect=403)
+    assert troll not in [p["id"] for p in table.state()["players"]]
+    assert any("removes Troll1" in line["text"] for line in table.state()["log"])
+    table.act("host", {"type": "lock_table", "locked": True})
+    locked = table.join("Troll6", expect=403)
+    assert "locked" in locked["error"]["message"]
+    page = table.client.post(f"/join/{table.code}", data={"name": "Troll6", "sex": "male"})
+    assert page.status_code == 403 and b"locked" in page.data
+    table.act("host", {"type": "lock_table", "locked": False})
+    table.join("Friend", "female")
+
+
+def test_removing_the_fighter_clears_the_fight_and_passes_the_turn(table):
+    table.join("Ann")
+    table.join("Bob")
+    table.act("Ann", {"type": "play", "player": table.ids["Ann"], "card": {"kind": "item", "name": "Club", "bonus": 1}})
+    table.act("Ann", {"type": "fight", "player": table.ids["Ann"],
+                      "monster": {"kind": "monster", "name": "Rat", "level": 1}})
+    table.act("host", {"type": "remove_player", "player": table.ids["Ann"]})
+    state = table.state()
+    assert state["combat"] is None and state["turn"] == table.ids["Bob"]
+    assert all(p["name"] != "Ann" for p in state["players"])
+
+
+def test_removing_a_player_can_be_undone_and_gives_the_seat_back(table):
+    table.join("Ann")
+    table.act("host", {"type": "remove_player", "player": table.ids["Ann"]})
+    table.undo("host")
+    table.act("Ann", {"type": "gear", "player": table.ids["Ann"], "delta": 1})

@@ -1,5 +1,8 @@
-"""Issue 24: a question that names a card is answered with that card's catalog facts beside
-the rulings, in every edition's catalog (the API's "cards" and the rules page)."""
+"""The arbiter's answer at a table: a question that names a card is answered with that card's
+catalog facts beside the rulings, in every edition's catalog (the API's "cards" and the rules
+page); a question about the moment ("can I sell now?") is judged for the asking seat at this
+moment of its game, in the reader's language; after a win a question is still answered about
+what it asks."""
 
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from hypothesis import strategies as st
 
 from companion.catalog import load_catalog
 from companion.catalog.mentions import cards_named
+
+from .helpers import boris_won
 
 CATALOG = load_catalog()
 
@@ -158,3 +163,11 @@ def test_the_rules_page_shows_the_verdict_above_the_rulings_for_the_seat_cookie(
     first_hit = page.index('class="ruling-hit"')
     assert page.index('id="moment"') < first_hit
     assert page[first_hit:].startswith('class="ruling-hit" data-rule="sell-own-turn"')
+
+
+def test_after_a_win_a_question_about_help_is_still_answered_about_help(client):
+    table = boris_won(client)
+    answer = client.get(f"/api/rules?q=does the fighter have to accept help&game={table.code}",
+                        headers=table.auth("Eva")).get_json()
+    assert answer["rulings"][0]["id"] != "game-over"
+    assert "help-needs-fighter" in [r["id"] for r in answer["rulings"][:3]]

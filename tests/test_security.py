@@ -1,10 +1,13 @@
-"""Hardening: no open redirect after a form, a Content-Security-Policy that allows no inline
-script, Secure cookies behind https (trusted proxies or an https public URL), an error page
-whose Back link stays on this site, and a language switch that works without JavaScript."""
+"""The app's defences in the browser and the cache: no open redirect after a form, a
+Content-Security-Policy that allows no inline script, Secure cookies behind https (trusted
+proxies or an https public URL), an error page whose Back link stays on this site, a language
+switch that works without JavaScript, answers and pages carrying a seat or host token never
+stored (``no-store``), and one secret key for processes that start together."""
 
 from __future__ import annotations
 
 import re
+import threading
 from html.parser import HTMLParser
 from urllib.parse import urlsplit
 
@@ -355,3 +358,50 @@ def test_the_language_list_is_the_single_source(client, monkeypatch):
     assert '<option value="de" lang="de" >Deutsch</option>' in html
     r = client.get("/lang?lang=de&next=/")
     assert set_cookies(r)["lang"].startswith("lang=de;")
+
+
+# ---- answers that carry a token are never stored ------------------------------------------
+
+def test_the_answers_that_carry_a_token_are_no_store(client):
+    r = client.post("/api/games", json={"edition": "classic"})
+    assert r.status_code == 201 and r.json["host_token"]
+    assert r.headers["Cache-Control"] == "no-store"
+    code = r.json["code"]
+    r = client.post(f"/api/games/{code}/players", json={"name": "Ann", "sex": "female"})
+    assert r.status_code == 201 and r.json["token"]
+    assert r.headers["Cache-Control"] == "no-store"
+    r = client.get(f"/api/games/{code}")  # no token in it: revalidated as before
+    assert r.headers["Cache-Control"] == "no-cache"
+
+
+def test_the_pages_that_set_a_seat_or_host_cookie_are_no_store(client):
+    r = client.post("/games", data={"edition": "classic", "name": "Ann", "sex": "female"})
+    assert r.status_code == 303
+    cookies = " ".join(r.headers.getlist("Set-Cookie"))
+    assert "host_" in cookies and "seat_" in cookies
+    assert r.headers["Cache-Control"] == "no-store"
+    code = r.headers["Location"].split("/")[2]  # /games/<code>/host
+    other = client.application.test_client()  # another phone joins through the join page
+    r = other.post(f"/join/{code}", data={"name": "Bob", "sex": "male"})
+    assert r.status_code == 303 and "seat_" in " ".join(r.headers.getlist("Set-Cookie"))
+    assert r.headers["Cache-Control"] == "no-store"
+    assert other.get(f"/join/{code}").headers["Cache-Control"] in ("no-cache", "no-store")
+
+
+# ---- the secret key ----------------------------------------------------------------------
+
+def test_processes_starting_together_share_one_secret_key(tmp_path):
+    from companion import _secret_key
+
+    start, keys = threading.Barrier(8), []
+
+    def process_starts():
+        start.wait()
+        keys.append(_secret_key(tmp_path))
+
+    threads = [threading.Thread(target=process_starts) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(keys) == 8 and len(set(keys)) == 1 and len(keys[0]) > 40

@@ -1,5 +1,6 @@
 """The store on SQLite and on PostgreSQL: migrations, compare-and-swap, the doorbell across
-processes, and database failures answered as StoreErrors.
+processes, database failures answered as StoreErrors, and the first request after PostgreSQL
+dropped every connection served.
 
 Two ``Store`` objects on one database stand for two server processes: each has its own
 pool and its own doorbell, so a change made through one reaches the other's streams only
@@ -487,3 +488,20 @@ def test_a_change_tried_on_a_read_gone_stale_is_made_on_the_newer_state(stores):
     assert new["version"] == seen.state["version"] + 2
     again = stores().load(code)  # as written
     assert again["players"][0]["level"] == 2 and again["version"] == new["version"]
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_the_first_request_after_postgres_drops_its_connections_is_served(client, app, postgres_admin):
+    code = client.post("/api/games", json={"edition": "classic"}).json["code"]
+    assert client.get(f"/api/games/{code}").status_code == 200  # a pooled connection now exists
+    store = app.extensions["companion_store"]
+    name = store.engine.url.database
+    with postgres_admin.connect() as connection:  # what a restart does to every connection
+        killed = connection.execute(text(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE datname = :name "
+            "AND pid <> pg_backend_pid() AND application_name <> 'companion-tests'"), {"name": name}).scalar()
+    assert killed
+    r = client.get(f"/api/games/{code}")
+    assert r.status_code == 200, r.data
+    r = client.post(f"/api/games/{code}/players", json={"name": "Ann", "sex": "female"})
+    assert r.status_code == 201, r.data

@@ -77,7 +77,7 @@ class Server:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         # Every phone of every test comes from 127.0.0.1 and a worker's tests create a few dozen
-        # games a minute: the per-address throttling (tests/test_hardening.py) would refuse them.
+        # games a minute: the per-address throttling (tests/test_throttling.py) would refuse them.
         self.env = dict(os.environ, COMPANION_INSTANCE_PATH=str(instance), COMPANION_PUBLIC_URL=self.url,
                         COMPANION_SECRET_KEY="browser-tests",
                         COMPANION_RATELIMIT_CREATE="1000 per minute",
