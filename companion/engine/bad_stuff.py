@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from . import character, sheet
-from .core import Context, own, reducer
+from .core import Context, checks, own, reducer
 from .death import kill
 from .errors import BadAction
 from .hand import add_to_hand
@@ -219,15 +219,20 @@ def fled(state: dict, player: dict, monster: dict, ctx: Context) -> dict | None:
 event_words("confirm_bad_stuff", N_("%(name)s has taken the Bad Stuff of %(monster)s by hand"))
 
 
+@checks("confirm_bad_stuff")
+def _confirm_check(state, action, actor, ctx):
+    player = own(state, action, actor)
+    if not any(n["id"] == action.pending for n in player.get("pending_bad_stuff") or ()):
+        raise BadAction(N_("%(name)s has no Bad Stuff %(pending)s waiting to be done by hand."),
+                        name=player["name"], sex=player.get("sex"), pending=action.pending)
+
+
 @reducer("confirm_bad_stuff")
 def _confirm(state, action, actor, ctx):
     """The table did by hand a Bad Stuff step the app cannot (other players chose cards...)."""
-    player = own(state, action, actor)
-    pending = player.get("pending_bad_stuff") or []
-    note = next((n for n in pending if n["id"] == action.pending), None)
-    if note is None:
-        raise BadAction(N_("%(name)s has no Bad Stuff %(pending)s waiting to be done by hand."),
-                        name=player["name"], sex=player.get("sex"), pending=action.pending)
+    player = find_player(state, action.player)
+    pending = player["pending_bad_stuff"]
+    note = next(n for n in pending if n["id"] == action.pending)
     pending.remove(note)
     if not pending:
         del player["pending_bad_stuff"]

@@ -160,8 +160,9 @@ def next_id(state: dict) -> int:
     return value
 
 
-def add_player(state: dict, name: Any, sex: Any, *, phone: bool = True) -> int:
-    """Seat a new player (in place); the first player seated has the first turn."""
+def check_new_player(state: dict, name: Any, sex: Any) -> tuple[str, str]:
+    """Whether a new player may sit down (read only): a name and sex that are valid, a seat
+    left in the edition, a name nobody at the table has. Returns the name and sex as kept."""
     name, sex = clean_name(name), clean_sex(sex)
     rules = TableRules.of(state)
     edition = rules.edition
@@ -170,6 +171,13 @@ def add_player(state: dict, name: Any, sex: Any, *, phone: bool = True) -> int:
             "player-count", N_("%(edition)s is for %(lo)s to %(hi)s players"),
             edition=said(edition.name), lo=edition.min_players, hi=edition.max_players), rules)
     refuse_lookalike(state, name)
+    return name, sex
+
+
+def add_player(state: dict, name: Any, sex: Any, *, phone: bool = True) -> int:
+    """Seat a new player (in place; ``check_new_player`` says whether one may); the first
+    player seated has the first turn."""
+    name, sex = check_new_player(state, name, sex)
     pid = next_id(state)
     state["players"].append({
         "id": pid, "name": name, "sex": sex, "level": 1, "gear_adjust": 0,

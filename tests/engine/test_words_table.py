@@ -17,7 +17,7 @@ import pytest
 from companion import engine
 from companion.engine import Actor, BadAction, EngineError, Forbidden, RuleViolation, editions
 from companion.engine.action_models import parse_action
-from companion.engine.core import REDUCERS, Context
+from companion.engine.core import CHECKS, Context
 from companion.engine.errors import TooLarge
 from companion.engine.reducers import house
 from companion.engine.rules import TableRules
@@ -159,7 +159,7 @@ def table_refusals() -> list[EngineError]:
     catch(house._house_card, t.state, dict(HOUSE, unknown=["level"]))
     full = dict(t.state, house_cards=[dict(HOUSE, id=f"house/c{i}") for i in range(500)])
     one_more = parse_action({"type": "add_house_card", "card": dict(HOUSE, name="One more")})
-    catch(REDUCERS["add_house_card"], full, one_more, HOST, ctx)
+    catch(CHECKS["add_house_card"], full, one_more, HOST, ctx)
     # the state's fields
     catch(engine.new_game, "X", "nope")
     for name in (None, "Ann\ud800", "\u200b", "x" * 41):

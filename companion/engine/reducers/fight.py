@@ -454,32 +454,52 @@ def use_up(state: dict, fight: dict) -> None:
                            if not (c["card"]["kind"] == "curse" and c["card"].get("duration") == "next_fight")]
 
 
+@checks("run_away")
+def _run_away_check(state, action, actor, ctx):
+    check_run_away(state, action, actor)
+
+
 @reducer("run_away")
 def _run_away(state, action, actor, ctx):
     """Each fighter rolls separately against each monster (Mate copies included)."""
     return run_away(state, action, actor, ctx)
 
 
-def run_away(state: dict, action: RunAwayAction, actor, ctx: Context, *, second_try: bool = False) -> dict:
-    """``action.player``'s roll to escape one monster. ``second_try``: a power rolls a failed
-    roll again (reducers/powers.py), so no second try waits after it and the monster's
-    on_flee steps, paid with the first roll, are not paid again."""
+def check_run_away(state: dict, action: RunAwayAction, actor) -> tuple[dict, dict, int, dict | None]:
+    """Whether ``action.player`` may roll against that monster now (read only): (the runner,
+    the computed fight, the monster's index, the failed roll waiting for a second try)."""
     fight = current_fight(state)
     player, view, index = _runner_and_monster(state, fight, action, actor)
-    # The app's dice for this roll are the fight's (rule undo-keeps-rolls): undone and made
-    # again, the same roll, and the same Bad Stuff die after it.
-    which = ("run_away", player["id"], index, 2 if second_try else 1)
-    ctx = dice.context(state, ctx, *which)
     waiting = next((e for e in fight["escapes"] if e["player"] == player["id"] and e["monster"] == index
                     and e.get("second_try")), None)
     if waiting is not None:
-        return _no_second_try(state, fight, view, player, index, waiting, action, ctx)
+        if action.roll is not None:
+            raise RuleViolation("power-running", N_("%(name)s already rolled %(roll)s against that monster: "
+                                                    "that roll stands, or a second try rolls again"),
+                                name=player["name"], sex=player.get("sex"), roll=waiting["roll"])
+        return player, view, index, waiting
     if any(e["player"] == player["id"] and e["monster"] == index for e in fight["escapes"]):
         raise RuleViolation("flee-each-monster", N_("%(name)s already rolled against that monster"),
                             name=player["name"], sex=player["sex"])
     if player["dead"]:
         raise RuleViolation("flee-each-monster", N_("%(name)s is dead and runs from nothing more"),
                             name=player["name"], sex=player["sex"])
+    return player, view, index, None
+
+
+def run_away(state: dict, action: RunAwayAction, actor, ctx: Context, *, second_try: bool = False) -> dict:
+    """``action.player``'s roll to escape one monster (``check_run_away`` says whether it
+    may). ``second_try``: a power rolls a failed roll again (reducers/powers.py), so no second
+    try waits after it and the monster's on_flee steps, paid with the first roll, are not
+    paid again."""
+    fight = state["combat"]
+    player, view, index, waiting = check_run_away(state, action, actor)
+    # The app's dice for this roll are the fight's (rule undo-keeps-rolls): undone and made
+    # again, the same roll, and the same Bad Stuff die after it.
+    which = ("run_away", player["id"], index, 2 if second_try else 1)
+    ctx = dice.context(state, ctx, *which)
+    if waiting is not None:
+        return _no_second_try(state, fight, view, player, index, waiting, action, ctx)
     roll = action.roll if action.roll is not None else dice.die(state, ctx, *which)
     return _escape_roll(state, fight, view, player, index, roll, action, ctx, second_try)
 
@@ -560,10 +580,6 @@ def second_try_open(state: dict, fight: dict, player: dict, index: int, ctx: Con
 
 def _no_second_try(state, fight, view, player, index, waiting, action, ctx):
     """The player lets a failed roll stand (no second try): the monster's Bad Stuff now."""
-    if action.roll is not None:
-        raise RuleViolation("power-running", N_("%(name)s already rolled %(roll)s against that monster: "
-                                                "that roll stands, or a second try rolls again"),
-                            name=player["name"], sex=player.get("sex"), roll=waiting["roll"])
     del waiting["second_try"]
     monster_view = view["monsters"][index]
     card = fight["monsters"][monster_view["source"]]["card"]

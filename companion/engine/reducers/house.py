@@ -7,7 +7,7 @@ from typing import Any
 
 from .. import cards
 from ..action_models import card_facts
-from ..core import reducer
+from ..core import checks, reducer
 from ..errors import BadAction, RuleViolation, TooLarge
 from ..frozen import is_frozen
 from ..words import N_, event, event_words, said
@@ -26,9 +26,18 @@ def kind_said(kind: str) -> dict | str:
     return said(KIND_WORDS[kind]) if kind in KIND_WORDS else kind
 
 
-def _house_card(state: dict, facts: Any) -> dict:
+def _house_cards(state: dict, many: list) -> list[dict]:
+    """House cards from their facts, each checked and given its id (read only); refused if
+    the table, or an earlier one of ``many``, already has that name."""
+    found: list[dict] = []
+    for facts in many:
+        found.append(_house_card(state, facts, besides=found))
+    return found
+
+
+def _house_card(state: dict, facts: Any, *, besides: list = ()) -> dict:
     """A house card from its facts (an inline card model, or its JSON), checked and given its
-    id; refused if the table already has one of that name."""
+    id; refused if the table (or ``besides``) already has one of that name."""
     data = dict(card_facts(facts), set="house")
     data.pop("id", None)
     try:
@@ -39,7 +48,7 @@ def _house_card(state: dict, facts: Any) -> dict:
                             card=exc.card) from None
         raise BadAction(N_("The house card %(card)s does not fit the card rules: check its field "
                            "'%(field)s'."), card=exc.card, field=exc.field or "?") from None
-    if any(c["id"] == card["id"] for c in state["house_cards"]):
+    if any(c["id"] == card["id"] for c in (*state["house_cards"], *besides)):
         raise BadAction(N_("This table already has a house card called %(card)s."), card=card["name"])
     return card
 
@@ -98,11 +107,15 @@ def _added_by(state: dict, cards: list[dict], actor) -> None:
 event_words("add_house_card", N_("House card added: %(card)s (%(card_kind)s)"))
 
 
+@checks("add_house_card")
+def _add_house_card_check(state, action, actor, ctx):
+    _room_for_house_cards(state, 1)
+    _room_for_bytes(_held(state), [_house_card(state, action.card)])
+
+
 @reducer("add_house_card")
 def _add_house_card(state, action, actor, ctx):
-    _room_for_house_cards(state, 1)
     card = _house_card(state, action.card)
-    _room_for_bytes(_held(state), [card])
     state["house_cards"].append(card)
     _added_by(state, [card], actor)
     return event("add_house_card", card=card["name"], card_id=card["id"], card_kind=kind_said(card["kind"]))
@@ -112,16 +125,16 @@ event_words("import_house_cards", N_("House cards imported: %(cards)s"))
 event_words("import_house_cards_more", N_("House cards imported: %(cards)s and %(more)s more"))
 
 
+@checks("import_house_cards")
+def _import_house_cards_check(state, action, actor, ctx):
+    _room_for_house_cards(state, len(action.cards))
+    _room_for_bytes(_held(state), _house_cards(state, action.cards))
+
+
 @reducer("import_house_cards")
 def _import_house_cards(state, action, actor, ctx):
-    cards = action.cards
-    _room_for_house_cards(state, len(cards))
-    held, added = _held(state), []
-    for data in cards:
-        card = _house_card(state, data)
-        state["house_cards"].append(card)
-        added.append(card)
-    _room_for_bytes(held, added)
+    added = _house_cards(state, action.cards)
+    state["house_cards"].extend(added)
     _added_by(state, added, actor)
     names = [card["name"] for card in added]
     if len(names) > NAMED_IN_EVENT:  # a history line stays small, however many were imported
@@ -133,8 +146,8 @@ def _import_house_cards(state, action, actor, ctx):
 event_words("remove_house_card", N_("House card removed: %(card)s (%(card_kind)s)"))
 
 
-@reducer("remove_house_card")
-def _remove_house_card(state, action, actor, ctx):
+@checks("remove_house_card")
+def _remove_house_card_check(state, action, actor, ctx):
     """Take a house card off the table: the host, or the seat that added it.
 
     Ruling (owner-last-word): a house card is a house rule, and the rulebooks leave house
@@ -155,6 +168,13 @@ def _remove_house_card(state, action, actor, ctx):
         raise RuleViolation("owner-last-word", N_("%(name)s added %(card)s: only %(name)s or the host "
                                                   "takes it off the table"),
                             name=by["name"], card=card["name"], player=by["id"], sex=by["sex"])
+
+
+@reducer("remove_house_card")
+def _remove_house_card(state, action, actor, ctx):
+    card_id = action.card
+    card = next(c for c in state["house_cards"] if c["id"] == card_id)
+    owners = state.get("house_card_owners") or {}
     state["house_cards"] = [c for c in state["house_cards"] if c["id"] != card_id]
     if card_id in owners:
         state["house_card_owners"] = {k: v for k, v in owners.items() if k != card_id}

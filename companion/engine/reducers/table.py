@@ -12,7 +12,8 @@ from ..core import (begin_turn, check_level, checks, in_fight, level_event, next
 from ..errors import BadAction, Forbidden, RuleViolation, TableLocked
 from ..hand import add_to_hand, new_hand, take_from_hand
 from ..rules import TableRules
-from ..state import add_player, choice_field, clean_name, find_player, refuse_lookalike
+from ..state import (add_player, check_new_player, choice_field, clean_name, find_player,
+                     refuse_lookalike)
 from ..vocab import FASTER_PLAY, LISTEN_AT_THE_DOOR, OFFICIAL_UPDATES, SHARED_VICTORY
 from ..words import N_, event, event_words, said, said_plural
 
@@ -222,15 +223,20 @@ event_words("join", N_("%(name)s joins the table"))
 event_words("join_phoneless", N_("%(name)s joins the table (no phone; the host plays for them)"))
 
 
-@reducer("join")
-def _join(state, action, actor, ctx):
+@checks("join")
+def _join_check(state, action, actor, ctx):
     """A new seat: anyone with the game's code, unless the host locked the table; a player
     with no phone (the host plays for them) only by the host, locked or not."""
-    phone = action.phone
-    if not phone and not actor.host:
+    if not action.phone and not actor.host:
         raise Forbidden(N_("Only the host adds a player who has no phone."))
     if state.get("locked") and not actor.host:
         raise TableLocked()
+    check_new_player(state, action.name, action.sex)
+
+
+@reducer("join")
+def _join(state, action, actor, ctx):
+    phone = action.phone
     pid = add_player(state, action.name, action.sex, phone=phone)
     # A player sits down with the cards dealt at the start (every rulebook's setup: two from
     # each deck in classic, four with its Faster Play and in the newer boxes), so the hand the
