@@ -12,6 +12,8 @@ from hypothesis import settings
 from sqlalchemy.pool import NullPool
 
 from companion import create_app
+from companion.catalog import load_catalog
+from companion.engine.editions import EDITIONS
 
 from .helpers import ApiTable
 
@@ -130,3 +132,34 @@ def client(app):
 @pytest.fixture
 def table(client):
     return ApiTable(client)
+
+
+@pytest.fixture
+def game_in_full_swing(client):
+    """(table, names): a classic game with a fight on (Ann against a Big Rat with an enhancer,
+    a bribe offered to Bob, Bob cursed, a refusal), and the names its pages show (players, cards,
+    editions), which are the same in every language."""
+    table = ApiTable(client)
+    for name, sex in (("Ann", "female"), ("Bob", "male"), ("Cid", "male")):
+        table.join(name, sex)
+    ann, bob = table.ids["Ann"], table.ids["Bob"]
+    table.act("Ann", {"type": "play", "player": ann, "card": {"kind": "item", "name": "Club", "bonus": 2,
+                                                             "slot": "1-hand", "gold": 300}})
+    table.act("Bob", {"type": "play", "player": bob, "card": {"kind": "item", "name": "Hat", "bonus": 1,
+                                                             "slot": "headgear", "gold": 200,
+                                                             "requires": {"race": "elf"}}})
+    table.act("Bob", {"type": "play", "player": bob, "card": {"kind": "curse", "name": "Hex",
+                                                             "duration": "lasting", "bonus": -1}})
+    table.act("Ann", {"type": "level", "player": ann, "delta": 2})
+    table.act("Ann", {"type": "fight", "player": ann,
+                      "monster": {"kind": "monster", "name": "Big Rat", "level": 8, "treasures": 2}})
+    table.act("Ann", {"type": "enhance", "monster": 0, "card": {"kind": "enhancer", "name": "Ancient",
+                                                                "bonus": 10, "treasures": 2}})
+    table.act("Ann", {"type": "offer", "to": bob, "treasures": 1})
+    table.act("Bob", {"type": "level", "player": bob, "delta": -1}, expect=422)
+    names = {"Ann", "Bob", "Cid", "Club", "Hat", "Hex", "Big Rat", "Ancient", table.code, "Munchkin",
+             "Munchkin Companion", "QR"}
+    names |= {e.name for e in EDITIONS.values()}
+    names |= {c["name"] for c in load_catalog().search(None)}
+    return table, names
+

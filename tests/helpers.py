@@ -3,7 +3,15 @@ of a game through the JSON API, and the games, apps and phones several modules b
 
 from __future__ import annotations
 
-from companion import create_app
+from html.parser import HTMLParser
+
+from babel.messages.pofile import read_po
+
+from companion import ROOT, create_app
+from companion.web.languages import LANGUAGES
+
+TRANSLATED = [code for code in LANGUAGES if code != "en"]
+CATALOGS = ROOT / "companion" / "translations"
 
 
 class ApiTable:
@@ -140,3 +148,85 @@ def boris_won(client) -> ApiTable:
     table.act("Boris", {"type": "resolve"})
     assert table.state()["winners"] == [boris]
     return table
+
+
+# --- languages ------------------------------------------------------------------------------
+
+def catalog_po(lang):
+    """The language's translations catalog (``messages.po``), read by Babel."""
+    with (CATALOGS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
+        return read_po(f, locale=lang)
+
+
+class VisibleText(HTMLParser):
+    """The visible text of a page, leaving out scripts, styles and anything marked lang="en"."""
+
+    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+            "track", "wbr"}
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[bool] = []  # per open element: is its text skipped?
+        self.chunks: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        for name in ("aria-label", "placeholder", "title", "alt"):
+            if attrs.get(name) and not (self.stack and self.stack[-1]):
+                self.chunks.append(attrs[name])
+        if tag in self.VOID:
+            return
+        # English on purpose is marked lang="en" on an element inside the page; the page's
+        # own <html lang> is the language being walked, not a mark.
+        skipped = (self.stack and self.stack[-1]) or tag in ("script", "style", "svg") \
+            or (attrs.get("lang") == "en" and tag != "html")
+        self.stack.append(bool(skipped))
+
+    def handle_endtag(self, tag):
+        if tag not in self.VOID and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if not (self.stack and self.stack[-1]):
+            self.chunks.append(data)
+
+
+def own_phone(client, lang, **cookies):
+    """A phone of its own: the language it chose, and its seat or host cookie."""
+    phone = client.application.test_client()
+    phone.set_cookie("lang", lang)
+    for name, value in cookies.items():
+        phone.set_cookie(name, value)
+    return phone
+
+
+def every_page(client, table, lang):
+    """(name, response) for every page of ``table`` (the fixture ``game_in_full_swing``: Ann
+    fights with an offer out to Bob, Cid looks on) as its phones, the host and a stranger see
+    it in ``lang``."""
+    code = table.code
+    ann = own_phone(client, lang, **{f"seat_{code}": table.tokens["Ann"]})
+    bob = own_phone(client, lang, **{f"seat_{code}": table.tokens["Bob"]})
+    cid = own_phone(client, lang, **{f"seat_{code}": table.tokens["Cid"]})
+    host = own_phone(client, lang, **{f"host_{code}": table.host_token})
+    stranger = own_phone(client, lang)
+    yield "home", stranger.get("/")
+    yield "join", stranger.get(f"/join/{code}")
+    yield "fighter", ann.get(f"/games/{code}")
+    yield "offered", bob.get(f"/games/{code}")
+    yield "bystander", cid.get(f"/games/{code}")
+    yield "host", host.get(f"/games/{code}/host")
+    yield "table", stranger.get(f"/games/{code}/table")
+    yield "history", ann.get(f"/games/{code}/history")
+    yield "summary", stranger.get(f"/games/{code}/summary")
+    yield "me tab", ann.get(f"/games/{code}?tab=me")
+    yield "card lookup", ann.get(f"/cards?game={code}&q=dwarf")
+    yield "card page", ann.get(f"/cards/classic/dwarf?game={code}")
+    yield "monster page", ann.get(f"/cards/classic/face-sucker?game={code}")
+    yield "calculator", stranger.get("/calculator")
+    yield "rules", stranger.get("/rules")
+    yield "refusal", bob.post(f"/games/{code}/act", data={"type": "level", "player": table.ids["Bob"],
+                                                          "delta": "-1"})
+    yield "refusal in place", bob.post(f"/games/{code}/act", headers={"HX-Request": "true"},
+                                       data={"type": "level", "player": table.ids["Bob"], "delta": "-1"})
+    yield "unknown game", stranger.get("/games/NOSUCH9")

@@ -12,7 +12,7 @@ from babel.messages.pofile import read_po
 from companion import ROOT
 from companion.web.languages import LANGUAGES
 
-from .test_languages import _pages, game_in_full_swing  # noqa: F401 (a fixture)
+from .helpers import every_page
 
 # The screens where a player acts: every button label written in them.
 SCREENS = ["_live.html", "_fight.html", "_sheet.html", "_cards_in_play.html", "_powers.html",
@@ -99,7 +99,7 @@ def actions_by_label(page: str) -> dict[str, set]:
 def test_no_two_actions_on_one_screen_share_a_label(client, game_in_full_swing, lang):  # noqa: F811
     table, _names = game_in_full_swing
     shared = {}
-    for page, response in _pages(client, table, lang):
+    for page, response in every_page(client, table, lang):
         if response.status_code != 200:
             continue
         for label, actions in actions_by_label(response.get_data(as_text=True)).items():

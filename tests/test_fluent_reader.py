@@ -32,8 +32,7 @@ from companion import ROOT
 from companion.catalog import load_catalog
 from companion.engine.editions import EDITIONS
 
-from .helpers import ApiTable
-from .test_languages import TRANSLATED, _phone, _po, _Text
+from .helpers import TRANSLATED, ApiTable, VisibleText, catalog_po, own_phone
 
 FLUENT = ROOT / "tests" / "fluent"
 CASTS = {"women": (("Anna", "female"), ("Clara", "female"), ("Dora", "female"), ("Erika", "female")),
@@ -99,7 +98,7 @@ def _evening(client, cast: str):
 def _get(client, table, lang, who, path):
     cookies = {} if who is None else (
         {f"host_{table.code}": table.host_token} if who == "host" else {f"seat_{table.code}": table.tokens[who]})
-    response = _phone(client, lang, **cookies).get(path)
+    response = own_phone(client, lang, **cookies).get(path)
     assert response.status_code == 200, (path, who, response.status_code)
     return response.get_data(as_text=True)
 
@@ -115,7 +114,7 @@ def _reader(lang) -> dict:
 def _english_words(lang) -> frozenset[str]:
     """Words of the app's English messages that ``lang``'s own translations never use: such a
     word on a page is English left in ("Half-Breed", "(elf)", "Elf +1")."""
-    catalog = _po(lang)
+    catalog = catalog_po(lang)
     english, own = set(), set()
     for message in catalog:
         if not message.id:
@@ -137,7 +136,7 @@ def _names() -> tuple[str, ...]:
 
 
 def _visible_text(page: str) -> str:
-    parser = _Text()
+    parser = VisibleText()
     parser.feed(page)
     text = html.unescape("\n".join(parser.chunks))
     text = re.sub(r"\S*https?://\S+|/join/\S+", " ", text)  # a link shown as text is no word

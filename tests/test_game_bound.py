@@ -5,9 +5,6 @@ still work), and a real game night never meets the bound."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
-
 import pytest
 from sqlalchemy import create_engine, text
 
@@ -15,10 +12,9 @@ from companion import store as store_module
 from companion.engine import Actor
 from companion.engine.errors import TooLarge
 from companion.engine.errors import TooFarBack
-from companion.store import COMPACTED, MAX_GAME_BYTES, Store, token_hash
+from companion.store import COMPACTED, MAX_GAME_BYTES, Store
 
 from .helpers import ApiTable, house_cards
-from .test_store_databases import OLD_SQLITE_SCHEMA, old_game
 
 BOTH_DATABASES = True
 
@@ -287,29 +283,7 @@ def test_a_game_night_of_5000_events_stays_far_under_the_bound(stores):
     assert held + per_event * 5000 < MAX_GAME_BYTES // 4
 
 
-# --- games stored before the bound ------------------------------------------------------------
-
-def test_an_old_game_is_counted_when_the_database_is_upgraded(tmp_path):
-    path = tmp_path / "old.db"
-    before, after = old_game()
-    pid = after.pop("_pid")
-    with sqlite3.connect(path) as db:
-        db.executescript(OLD_SQLITE_SCHEMA)
-        db.execute("INSERT INTO game VALUES (1, 'OLDGAME', 'classic', 1, ?, ?, '2024-01-01 00:00:00', "
-                   "'2024-01-01 00:00:00')", (json.dumps(after), token_hash("old-host")))
-        db.execute("INSERT INTO event VALUES (1, 1, 1, 'join', NULL, 0, '{\"type\": \"join\"}', "
-                   "'Ann joins the table', ?, 0, '2024-01-01 00:00:00')", (json.dumps(before),))
-    db.close()
-    store = Store(f"sqlite:///{path}")
-    try:
-        tracked, counted = store.stored_bytes("OLDGAME")
-        assert tracked == counted > len(json.dumps(before))
-        store.apply("OLDGAME", {"type": "level", "player": pid, "delta": 1}, Actor(player=pid))
-        tracked, counted = store.stored_bytes("OLDGAME")
-        assert tracked == counted
-    finally:
-        store.close()
-
+# --- the log's replay after compaction --------------------------------------------------------
 
 def test_the_logs_replay_walks_back_as_far_as_compaction_left_whole_patches(stores, monkeypatch):
     # The replay (web/timeline.py) is for games from before the chronicle, which are never

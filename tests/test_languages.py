@@ -12,28 +12,16 @@ from __future__ import annotations
 
 import html
 import re
-from html.parser import HTMLParser
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import read_mo
-from babel.messages.pofile import read_po
 
 from companion import ROOT
-from companion.catalog import load_catalog
-from companion.engine.editions import EDITIONS
 from companion.web.languages import LANGUAGES
 
-from .helpers import ApiTable
-
-TRANSLATED = [code for code in LANGUAGES if code != "en"]
-CATALOGS = ROOT / "companion" / "translations"
-
-
-def _po(lang):
-    with (CATALOGS / lang / "LC_MESSAGES" / "messages.po").open("rb") as f:
-        return read_po(f, locale=lang)
+from .helpers import CATALOGS, TRANSLATED, VisibleText, catalog_po, every_page, own_phone
 
 
 # The engine's counted words are plural entries: said_plural(singular, plural, n).
@@ -58,7 +46,7 @@ def _key(msgid):
 
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_the_catalog_translates_every_message_and_is_compiled(lang):
-    catalog = _po(lang)
+    catalog = catalog_po(lang)
     known = {_key(m.id) for m in catalog if m.id}
     missing = [m for m in _wanted() if _key(m) not in known]
     assert not missing, f"{lang}: not in the catalog (pybabel update): {missing[:10]}"
@@ -77,7 +65,7 @@ def test_placeholders_survive_translation(lang):
     """A translation that drops or invents a %(name)s would lose a fact or fail to render."""
     pattern = re.compile(r"%\((\w+)\)[sd]")
     wrong = []
-    for m in _po(lang):
+    for m in catalog_po(lang):
         if not m.id or not m.string:
             continue
         ids = m.id if isinstance(m.id, (tuple, list)) else (m.id,)
@@ -101,41 +89,8 @@ ENGLISH_GLUE = {"the", "of", "is", "are", "your", "you", "and", "with", "not", "
 WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*")
 
 
-class _Text(HTMLParser):
-    """The visible text of a page, leaving out scripts, styles and anything marked lang="en"."""
-
-    VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
-            "track", "wbr"}
-
-    def __init__(self):
-        super().__init__()
-        self.stack: list[bool] = []  # per open element: is its text skipped?
-        self.chunks: list[str] = []
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        for name in ("aria-label", "placeholder", "title", "alt"):
-            if attrs.get(name) and not (self.stack and self.stack[-1]):
-                self.chunks.append(attrs[name])
-        if tag in self.VOID:
-            return
-        # English on purpose is marked lang="en" on an element inside the page; the page's
-        # own <html lang> is the language being walked, not a mark.
-        skipped = (self.stack and self.stack[-1]) or tag in ("script", "style", "svg") \
-            or (attrs.get("lang") == "en" and tag != "html")
-        self.stack.append(bool(skipped))
-
-    def handle_endtag(self, tag):
-        if tag not in self.VOID and self.stack:
-            self.stack.pop()
-
-    def handle_data(self, data):
-        if not (self.stack and self.stack[-1]):
-            self.chunks.append(data)
-
-
 def english_sentences(page: str, names: set[str]) -> list[str]:
-    parser = _Text()
+    parser = VisibleText()
     parser.feed(page)
     text = html.unescape("\n".join(parser.chunks))
     for name in sorted(names, key=len, reverse=True):
@@ -151,76 +106,11 @@ def english_sentences(page: str, names: set[str]) -> list[str]:
     return found
 
 
-@pytest.fixture
-def game_in_full_swing(client):
-    table = ApiTable(client)
-    for name, sex in (("Ann", "female"), ("Bob", "male"), ("Cid", "male")):
-        table.join(name, sex)
-    ann, bob = table.ids["Ann"], table.ids["Bob"]
-    table.act("Ann", {"type": "play", "player": ann, "card": {"kind": "item", "name": "Club", "bonus": 2,
-                                                             "slot": "1-hand", "gold": 300}})
-    table.act("Bob", {"type": "play", "player": bob, "card": {"kind": "item", "name": "Hat", "bonus": 1,
-                                                             "slot": "headgear", "gold": 200,
-                                                             "requires": {"race": "elf"}}})
-    table.act("Bob", {"type": "play", "player": bob, "card": {"kind": "curse", "name": "Hex",
-                                                             "duration": "lasting", "bonus": -1}})
-    table.act("Ann", {"type": "level", "player": ann, "delta": 2})
-    table.act("Ann", {"type": "fight", "player": ann,
-                      "monster": {"kind": "monster", "name": "Big Rat", "level": 8, "treasures": 2}})
-    table.act("Ann", {"type": "enhance", "monster": 0, "card": {"kind": "enhancer", "name": "Ancient",
-                                                                "bonus": 10, "treasures": 2}})
-    table.act("Ann", {"type": "offer", "to": bob, "treasures": 1})
-    table.act("Bob", {"type": "level", "player": bob, "delta": -1}, expect=422)
-    names = {"Ann", "Bob", "Cid", "Club", "Hat", "Hex", "Big Rat", "Ancient", table.code, "Munchkin",
-             "Munchkin Companion", "QR"}
-    names |= {e.name for e in EDITIONS.values()}
-    names |= {c["name"] for c in load_catalog().search(None)}
-    return table, names
-
-
-def _phone(client, lang, **cookies):
-    """A phone of its own: the language it chose, and its seat or host cookie."""
-    phone = client.application.test_client()
-    phone.set_cookie("lang", lang)
-    for name, value in cookies.items():
-        phone.set_cookie(name, value)
-    return phone
-
-
-def _pages(client, table, lang):
-    code = table.code
-    ann = _phone(client, lang, **{f"seat_{code}": table.tokens["Ann"]})
-    bob = _phone(client, lang, **{f"seat_{code}": table.tokens["Bob"]})
-    cid = _phone(client, lang, **{f"seat_{code}": table.tokens["Cid"]})
-    host = _phone(client, lang, **{f"host_{code}": table.host_token})
-    stranger = _phone(client, lang)
-    yield "home", stranger.get("/")
-    yield "join", stranger.get(f"/join/{code}")
-    yield "fighter", ann.get(f"/games/{code}")
-    yield "offered", bob.get(f"/games/{code}")
-    yield "bystander", cid.get(f"/games/{code}")
-    yield "host", host.get(f"/games/{code}/host")
-    yield "table", stranger.get(f"/games/{code}/table")
-    yield "history", ann.get(f"/games/{code}/history")
-    yield "summary", stranger.get(f"/games/{code}/summary")
-    yield "me tab", ann.get(f"/games/{code}?tab=me")
-    yield "card lookup", ann.get(f"/cards?game={code}&q=dwarf")
-    yield "card page", ann.get(f"/cards/classic/dwarf?game={code}")
-    yield "monster page", ann.get(f"/cards/classic/face-sucker?game={code}")
-    yield "calculator", stranger.get("/calculator")
-    yield "rules", stranger.get("/rules")
-    yield "refusal", bob.post(f"/games/{code}/act", data={"type": "level", "player": table.ids["Bob"],
-                                                          "delta": "-1"})
-    yield "refusal in place", bob.post(f"/games/{code}/act", headers={"HX-Request": "true"},
-                                       data={"type": "level", "player": table.ids["Bob"], "delta": "-1"})
-    yield "unknown game", stranger.get("/games/NOSUCH9")
-
-
 @pytest.mark.parametrize("lang", TRANSLATED)
 def test_a_walk_through_every_page_finds_no_english_sentence(client, game_in_full_swing, lang):
     table, names = game_in_full_swing
     leftovers = {}
-    for page, response in _pages(client, table, lang):
+    for page, response in every_page(client, table, lang):
         assert response.status_code < 500, page
         assert response.status_code in (200, 400, 404, 422), (page, response.status_code)
         found = english_sentences(response.get_data(as_text=True), names)
@@ -247,21 +137,9 @@ def test_the_api_speaks_the_askers_language(client, game_in_full_swing, lang):
 def test_the_detector_finds_english(client, game_in_full_swing):
     """The walk above can fail: an English page is full of English sentences."""
     table, names = game_in_full_swing
-    page = _phone(client, "en", **{f"seat_{table.code}": table.tokens["Bob"]}).get(f"/games/{table.code}")
+    page = own_phone(client, "en", **{f"seat_{table.code}": table.tokens["Bob"]}).get(f"/games/{table.code}")
     assert page.status_code == 200
     assert len(english_sentences(page.get_data(as_text=True), names)) > 5
-
-
-def test_every_refusal_rule_the_engine_raises_has_its_sentence_in_russian():
-    """The rule's sentence of a refusal comes from the rulings, which are in English and Russian."""
-    from companion import rulebase
-
-    from .test_rule_ids import RAISED
-
-    for rule in RAISED:
-        english, _ = rulebase.explain(rule, "classic")
-        russian, _ = rulebase.explain(rule, "classic", lang="ru")
-        assert russian != english and re.search("[а-яА-Я]", russian), rule
 
 
 def test_the_arbiters_check_answers_in_the_askers_language(client, game_in_full_swing):

@@ -1,4 +1,5 @@
-"""Every rule the engine can refuse with is a ruling of the rules base, with a citation."""
+"""Every rule the engine can refuse with is a ruling of the rules base, with a citation and its
+sentence in Russian."""
 
 from __future__ import annotations
 
@@ -44,3 +45,11 @@ def test_a_refusal_reads_in_our_words_with_the_editions_citation(rule_id, editio
         assert violation.citation.startswith(book)
     else:
         assert "Not in" in violation.citation
+
+
+def test_every_refusal_rule_the_engine_raises_has_its_sentence_in_russian():
+    """The rule's sentence of a refusal comes from the rulings, which are in English and Russian."""
+    for rule in RAISED:
+        english, _ = rulebase.explain(rule, "classic")
+        russian, _ = rulebase.explain(rule, "classic", lang="ru")
+        assert russian != english and re.search("[а-яА-Я]", russian), rule

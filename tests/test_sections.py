@@ -15,8 +15,8 @@ from companion.engine import Actor
 from companion.web.games import store
 from companion.web.sections import Only, SectionInputError
 
+from .engine.driver import FIGHT_MOVES, STEP_CARDS, concrete
 from .helpers import ApiTable
-from .engine.test_allowed import FIGHT_MOVES, STEP_CARDS, concrete
 
 CSRF = re.compile(r'name="csrf_token" value="[^"]*"')
 RACES = ("classic/elf", "classic/dwarf", "classic/halfling")

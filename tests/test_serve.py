@@ -17,9 +17,8 @@ import requests
 
 from companion.store.doorbell import Doorbell
 
-from .serving import free_port, serving, stderr_of
+from .serving import WAIT, Stream, act, free_port, new_table, serving, stderr_of
 
-WAIT = 15  # seconds any one step may take before the test gives up
 CAP = 3  # --max-streams-per-game for this server
 
 
@@ -33,57 +32,6 @@ def server(tmp_path_factory):
                   "--max-streams-per-game", str(CAP), "--header-timeout", "1", "--idle-timeout", "1"],
                  url, output=stderr_of, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE) as proc:
         yield {"url": url, "port": port, "proc": proc}
-
-
-def new_table(url: str) -> tuple[str, int, str]:
-    game = requests.post(url + "/api/games", json={"edition": "classic"}, timeout=WAIT).json()
-    seat = requests.post(f"{url}/api/games/{game['code']}/players", json={"name": "Ann", "sex": "female"},
-                         timeout=WAIT).json()
-    return game["code"], seat["player_id"], seat["token"]
-
-
-def act(url: str, code: str, player: int, token: str) -> int:
-    r = requests.post(f"{url}/api/games/{code}/actions", json={"type": "level", "player": player, "delta": 1},
-                      headers={"Authorization": f"Bearer {token}"}, timeout=WAIT)
-    assert r.status_code == 200, r.text
-    return r.json()["state"]["version"]
-
-
-class Stream:
-    """A raw-socket live stream (what a phone's EventSource holds open)."""
-
-    def __init__(self, port: int, code: str, since: int | None = None):
-        self.sock = socket.create_connection(("127.0.0.1", port), timeout=WAIT)
-        self.sock.settimeout(1)
-        query = "" if since is None else f"?since={since}"
-        self.sock.sendall(f"GET /api/games/{code}/events{query} HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                          "Accept: text/event-stream\r\nAccept-Encoding: gzip, br\r\n\r\n".encode())
-        self.data = b""
-        self.closed = False
-
-    def read_until(self, needle: bytes) -> bool:
-        """Read until ``needle`` arrives (True) or the server closes the stream (False)."""
-        deadline = time.monotonic() + WAIT
-        while needle not in self.data:
-            if self.closed or time.monotonic() > deadline:
-                return needle in self.data
-            try:
-                chunk = self.sock.recv(65536)
-            except socket.timeout:
-                continue
-            except ConnectionError:
-                chunk = b""
-            if not chunk:
-                self.closed = True
-            self.data += chunk
-        return True
-
-    def ended(self) -> bool:
-        """Whether the server ends this stream (its last chunk, or the connection, closes)."""
-        return self.read_until(b"\r\n0\r\n\r\n") or self.closed
-
-    def close(self) -> None:
-        self.sock.close()
 
 
 def test_serve_answers_pages_and_rings_a_stream_after_an_action(server):

@@ -228,6 +228,28 @@ def test_house_cards_stored_inside_an_old_state_move_to_their_own_column(tmp_pat
         store.close()
 
 
+def test_an_old_game_is_counted_when_the_database_is_upgraded(tmp_path):
+    path = tmp_path / "old.db"
+    before, after = old_game()
+    pid = after.pop("_pid")
+    with sqlite3.connect(path) as db:
+        db.executescript(OLD_SQLITE_SCHEMA)
+        db.execute("INSERT INTO game VALUES (1, 'OLDGAME', 'classic', 1, ?, ?, '2024-01-01 00:00:00', "
+                   "'2024-01-01 00:00:00')", (json.dumps(after), token_hash("old-host")))
+        db.execute("INSERT INTO event VALUES (1, 1, 1, 'join', NULL, 0, '{\"type\": \"join\"}', "
+                   "'Ann joins the table', ?, 0, '2024-01-01 00:00:00')", (json.dumps(before),))
+    db.close()
+    store = Store(f"sqlite:///{path}")
+    try:
+        tracked, counted = store.stored_bytes("OLDGAME")
+        assert tracked == counted > len(json.dumps(before))
+        store.apply("OLDGAME", {"type": "level", "player": pid, "delta": 1}, Actor(player=pid))
+        tracked, counted = store.stored_bytes("OLDGAME")
+        assert tracked == counted
+    finally:
+        store.close()
+
+
 def test_a_tap_does_not_write_the_house_cards_again_a_change_to_them_does(stores):
     store = stores()
     state, host_token = store.create_game("classic")

@@ -23,7 +23,7 @@ import requests
 from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
-from .test_serve import WAIT, Stream, act, free_port, new_table
+from .serving import WAIT, Stream, act, free_port, new_table
 
 ROOT = Path(__file__).resolve().parent.parent
 LINUX = sys.platform.startswith("linux")  # --workers forks there; elsewhere it serves with one

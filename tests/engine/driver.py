@@ -31,6 +31,10 @@ on a sheet), ``g.give`` (a player plays their own and sets their hand), ``g.leve
 ``g.hand``, ``g.fight``. Moves whose event matters answer it: ``g.run_away``, ``g.lose_to``,
 ``g.power`` (``g.refused_power`` expects its refusal). An undo the way the store undoes:
 ``before = g.snapshot()`` ... ``g.undo_to(before)``.
+
+Random play (the property tests here and tests/test_sections.py): ``concrete(kind, entry,
+state)`` is the action an entry of ``engine.allowed`` stands for; ``FIGHT_MOVES`` the moves
+taken more often than their share, ``STEP_CARDS`` the cards a step asks ``allowed`` about.
 """
 
 from __future__ import annotations
@@ -42,7 +46,8 @@ import pytest
 
 from companion import engine
 from companion.engine import Actor, RuleViolation
-from companion.engine.allowed import lists
+from companion.engine.allowed import (SAMPLE_CARDS, SAMPLE_HAND_GOLD, SAMPLE_HOUSE_CARD,
+                                      SAMPLE_TREASURES, lists)
 from companion.engine.words import render
 
 HOST = Actor(host=True)
@@ -222,3 +227,44 @@ class Game:
         caught = self.refused(who, type="use_power", player=self.ids[who], power=power, **params)
         assert caught.citation and caught.message
         return caught
+
+
+# --- random play: ``allowed``'s entries made actions ------------------------------------------
+
+def concrete(kind: str, entry: dict, state: dict) -> dict:
+    """The action an entry stands for, with its open parameters filled the way ``allowed``
+    checked them (its documented sample values)."""
+    action = {"type": kind, **{k: v for k, v in entry.items() if k not in ("needs", "kind")}}
+    for need in entry.get("needs", ()):
+        if need in ("monster", "card") and "kind" in entry:
+            action[need] = SAMPLE_CARDS[entry["kind"]]
+        elif need == "card":
+            action[need] = SAMPLE_HOUSE_CARD
+        elif need == "cards":
+            action[need] = [SAMPLE_HOUSE_CARD]
+        elif kind == "join":  # a new seat: a name no player has, and a sex
+            action[need] = {"name": f"Seat {state.get('next_id', 1)}", "sex": "male"}[need]
+        elif need == "name":
+            action[need] = next((p["name"] for p in state["players"] if p["id"] == entry["player"]), "Nobody")
+        elif need == "hand_gold":
+            action[need] = SAMPLE_HAND_GOLD
+        elif need == "treasures":
+            action[need] = SAMPLE_TREASURES
+    return action
+
+
+# Moves taken more often than their share, so that the games have fights in them.
+FIGHT_MOVES = ("fight", "add_monster", "offer", "accept_offer", "help", "resolve", "run_away",
+               "sacrifice_ally", "stop_helping", "close_fight")
+# The card a random step asks ``allowed`` about (``card=``), drawn with the game's rng.
+STEP_CARDS = [
+    lambda r: {"kind": "monster", "name": "Beast", "level": r.randint(1, 16), "treasures": r.randint(1, 3)},
+    lambda r: {"kind": "enhancer", "name": "Enraged", "bonus": r.choice([-5, 5, 10])},
+    lambda r: {"kind": "one-shot", "name": "Potion", "bonus": r.randint(1, 5)},
+    lambda r: {"kind": "item", "name": "Helmet", "bonus": r.randint(1, 3), "slot": "headgear", "gold": 300},
+    lambda r: {"kind": "item", "name": "Club", "bonus": 2, "slot": r.choice(["1-hand", "2-hands"]), "gold": 300,
+               "big": r.random() < 0.3},
+    lambda r: {"kind": "curse", "name": "Lose a level", "lose_levels": 1},
+    lambda r: {"kind": "ally", "name": "Hound", "bonus": 1},
+    lambda r: {"kind": "go-up-a-level", "name": "Bribe GM"},
+]

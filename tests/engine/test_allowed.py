@@ -11,11 +11,12 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion import engine
 from companion.engine import Actor
-from companion.engine.allowed import (SAMPLE_CARDS, SAMPLE_HAND_GOLD, SAMPLE_HOUSE_CARD,
-                                      SAMPLE_TREASURES, Options, action_types, is_allowed, lists,
-                                      options)
+from companion.engine.core import CHECKS
+from companion.engine.frozen import freeze, thaw
+from companion.engine.allowed import Options, action_types, is_allowed, lists, options
 
 from . import driver
+from .driver import FIGHT_MOVES, STEP_CARDS, concrete
 
 AFTER_WIN = {"set_sex", "set_hand", "remove_player", "lock_table"}
 Game = partial(driver.Game, seed=3, sex="female")
@@ -31,6 +32,31 @@ def monster(name, level, **extra):
 
 def test_every_action_type_of_the_engine_has_candidates():
     assert action_types() == set(engine.REDUCERS)
+
+
+def test_every_action_type_has_a_check_apart_from_its_reducer():
+    # apply runs the check first and allowed runs only checks: a type without one could not
+    # be refused at all.
+    assert set(CHECKS) == set(engine.REDUCERS)
+
+
+def test_a_check_never_writes_the_state_it_reads():
+    # Checks get the stored state itself, frozen: a write would raise. Here every candidate
+    # of a busy table (a fight with a helper, cards in front of everyone) is checked on a
+    # frozen state and the state is the same afterwards.
+    t = Game()
+    ann, bob = t.ids["Ann"], t.ids["Bob"]
+    for who in ("Ann", "Bob", "Cid"):
+        t(who, type="play", player=t.ids[who], card=item(f"{who}'s club", 1, "1-hand"))
+    t("Ann", type="fight", player=ann, monster=monster("Beast", 12))
+    t("Ann", type="help", player=bob)
+    frozen = freeze(t.state)
+    before = copy.deepcopy(t.state)
+    for who in ("host", "Ann", "Bob", "Cid"):
+        found = Options(frozen, t.actor(who))
+        for kind in found.types():
+            found.entries(kind, accepted=True)
+    assert thaw(frozen) == before
 
 
 def test_at_the_start_only_the_turn_player_may_fight():
@@ -140,28 +166,6 @@ ID_FIELDS = ("player", "to", "instance", "monster")
 RELATIVE = {"set_hand"}
 
 
-def concrete(kind: str, entry: dict, state: dict) -> dict:
-    """The action an entry stands for, with its open parameters filled the way ``allowed``
-    checked them (its documented sample values)."""
-    action = {"type": kind, **{k: v for k, v in entry.items() if k not in ("needs", "kind")}}
-    for need in entry.get("needs", ()):
-        if need in ("monster", "card") and "kind" in entry:
-            action[need] = SAMPLE_CARDS[entry["kind"]]
-        elif need == "card":
-            action[need] = SAMPLE_HOUSE_CARD
-        elif need == "cards":
-            action[need] = [SAMPLE_HOUSE_CARD]
-        elif kind == "join":  # a new seat: a name no player has, and a sex
-            action[need] = {"name": f"Seat {state.get('next_id', 1)}", "sex": "male"}[need]
-        elif need == "name":
-            action[need] = next((p["name"] for p in state["players"] if p["id"] == entry["player"]), "Nobody")
-        elif need == "hand_gold":
-            action[need] = SAMPLE_HAND_GOLD
-        elif need == "treasures":
-            action[need] = SAMPLE_TREASURES
-    return action
-
-
 def accepted(state: dict, action: dict, actor: Actor) -> bool:
     try:
         engine.apply(state, action, actor, rng=random.Random(0))
@@ -178,21 +182,6 @@ def id_pool(state: dict, field: str) -> list[int]:
         return [c["iid"] for p in state["players"] for c in p["cards"]] + [state["next_id"] + 50]
     fight = state.get("combat") or {}
     return list(range(len(fight.get("monsters", ())) + 3))
-
-
-# Moves taken more often than their share, so that the games have fights in them.
-FIGHT_MOVES = ("fight", "add_monster", "offer", "accept_offer", "help", "resolve", "run_away",
-               "sacrifice_ally", "stop_helping", "close_fight")
-STEP_CARDS = [
-    lambda r: monster("Beast", r.randint(1, 16), treasures=r.randint(1, 3)),
-    lambda r: {"kind": "enhancer", "name": "Enraged", "bonus": r.choice([-5, 5, 10])},
-    lambda r: {"kind": "one-shot", "name": "Potion", "bonus": r.randint(1, 5)},
-    lambda r: item("Helmet", r.randint(1, 3), "headgear"),
-    lambda r: item("Club", 2, r.choice(["1-hand", "2-hands"]), big=r.random() < 0.3),
-    lambda r: {"kind": "curse", "name": "Lose a level", "lose_levels": 1},
-    lambda r: {"kind": "ally", "name": "Hound", "bonus": 1},
-    lambda r: {"kind": "go-up-a-level", "name": "Bribe GM"},
-]
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

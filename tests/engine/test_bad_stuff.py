@@ -358,8 +358,8 @@ def test_a_monster_with_no_bad_stuff_does_nothing():
     assert line.endswith("caught! Bad Stuff: nothing happens") and t.p("Ann")["level"] == 3
 
 
-# Each kind of step has a test above; this table names it (tests/test_catalog_effects.py
-# checks that every step the catalog uses, and every word of the vocabulary, is here).
+# Each kind of step has a test above; this table names it, and the test below checks every word
+# of the vocabulary is here (tests/test_catalog_effects.py: every step the catalog uses is one).
 STEP_TESTS = {
     "lose_levels": test_lose_levels_stops_at_level_one,
     "roll_levels": test_3872_orcs_roll_a_die_one_or_two_kills_else_that_many_levels,
