@@ -50,7 +50,7 @@ from functools import lru_cache
 import snowballstemmer
 from rapidfuzz import fuzz, process
 
-from . import _rulings, _translations, normalize_lang, official_for
+from .records import BOOKS, _rulings, _translations, normalize_lang, official_for
 
 # ------------------------------------------------------------------ text normalization
 
@@ -1091,7 +1091,6 @@ def search(q: str, edition: str | None = None, limit: int = 10,
     English one (``score_reader``); without it, a question mostly in Cyrillic is searched in
     Russian and any other in English.
     """
-    from . import BOOKS
     if not isinstance(q, str) or not q.strip() or limit <= 0:
         return []
     if edition not in BOOKS:

@@ -27,7 +27,8 @@ from companion.catalog import load_catalog, localized_card
 from companion.catalog.mentions import cards_named
 from companion.engine import Actor
 from companion.engine.editions import EDITIONS
-from companion.rulebase.search import lang_tokens, normalize_lang, tokens
+from companion.rulebase import normalize_lang
+from companion.rulebase.search import lang_tokens, tokens
 from companion.store import NotFound
 
 from . import shared, words
