@@ -3,8 +3,9 @@ the registry of reducers by action ``type``, and the moves of the table every do
 (whose seat, the current fight, levels, turns).
 
 The reducers live by domain in ``companion/engine/reducers/``: table, sheet, fight, help,
-house, powers, divine. ``actions.apply`` is the way a game's play changes; seating a player and
-undoing are still decided by the store (``Store.join``, ``Store.undo_event``).
+choices, house, powers, divine. ``actions.apply`` is the way a game changes, taking a seat
+included (the ``join`` action); ``undo.take_back`` is its one counterpart. The store decides
+neither: it keeps what they return (a seat's token, the patches an undo restores).
 """
 
 from __future__ import annotations

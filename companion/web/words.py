@@ -435,11 +435,6 @@ def with_text(event: dict | None) -> dict | None:
     return {**event, "text": text(event)}
 
 
-def localized_log(log: list[dict]) -> list[dict]:
-    """The state's log with each line's ``text`` in the asker's language."""
-    return [{**entry, "text": text(entry["event"])} for entry in log]
-
-
 def say(value: Any) -> str:
     """The template filter: a log entry, history row, event, said or plain text, in words
     (the engine's words marked up for a page: English card names marked ``lang="en"``)."""
