@@ -9,21 +9,16 @@ cookie too."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from playwright.sync_api import expect
 
 from .conftest import PHONE, shot
-from .test_phone_quality import Game
-
-AXE = next((Path(__file__).resolve().parents[1] / "vendor").glob("axe-core-*/axe.min.js"))
-BLOCKING = ("serious", "critical")
+from .helpers import BLOCKING, ann_and_bob, violations
 
 
 @pytest.fixture(scope="module")
 def game(server):
-    return Game(server.url)  # Ann (Elf, a sword) fights a Plutonium Dragon; Bob is seated too
+    return ann_and_bob(server)  # Ann (Elf, a sword) fights a Plutonium Dragon; Bob is seated too
 
 
 @pytest.fixture(scope="module")
@@ -57,20 +52,11 @@ def _params() -> list:
             for name, path, who, known in PAGES]
 
 
-def violations(page) -> list[dict]:
-    page.add_script_tag(path=str(AXE))
-    return page.evaluate("""async () => {
-      const result = await axe.run(document, {resultTypes: ["violations"]});
-      return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
-                                          targets: v.nodes.map(n => n.target.join(" "))}));
-    }""")
-
-
 @pytest.mark.parametrize("path,who", _params())
 def test_no_serious_accessibility_violation(server, game, scanner, path, who, request):
     scanner.context.clear_cookies()
     if who == "seated":
-        game.seat(scanner.context, host=True)
+        game.let_in(scanner.context, game.ids["Ann"], host=True)
     url = server.url + path.format(code=game.code)
     response = scanner.goto(url)
     assert response.status == 200, (url, response.status)

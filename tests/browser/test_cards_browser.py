@@ -6,7 +6,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import shot
-from .test_sheet_browser import Table
+from .helpers import Table
 
 
 def type_into_lookup(page, text: str) -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import shot
-from .test_sheet_browser import Table
+from .helpers import Table
 
 LIVE_MS = 5000  # a change reaches the other phones; how fast is measured by bench/offer_on_phone.py and bench/live_roundtrip.py, not here
 

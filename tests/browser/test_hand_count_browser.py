@@ -7,15 +7,10 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, PHONE
-from .test_sheet_browser import Table
+from .helpers import Table, tab
 
 LAPTOP = {"width": 1280, "height": 720}
 LIVE_MS = 5000  # a change reaches the other screens
-
-
-def tab(page, name: str) -> None:
-    page.locator(f'.tabbar a[data-tab="{name}"]').click()
-    expect(page.locator("#game")).to_have_attribute("data-tab", name)
 
 
 def test_a_won_fight_fills_the_hand_and_counting_it_by_hand_writes_no_log_lines(server, phones, browser):

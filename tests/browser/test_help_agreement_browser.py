@@ -9,7 +9,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import shot
-from .test_sheet_browser import Table
+from .helpers import Table
 
 LIVE_MS = 5000
 OGRE = {"kind": "monster", "name": "Ogre", "level": 6, "treasures": 2}

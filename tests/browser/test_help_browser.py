@@ -10,7 +10,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import shot
-from .test_sheet_browser import Table, item_row
+from .helpers import Table, item_row
 
 LIVE_MS = 5000  # a change reaches the other phones; how fast is measured by bench/offer_on_phone.py and bench/live_roundtrip.py, not here
 BORIS_GEAR = {"kind": "item", "name": "Boris's things", "bonus": 4, "slot": "other", "gold": 0}

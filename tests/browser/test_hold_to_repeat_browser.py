@@ -10,7 +10,8 @@ import re
 
 from playwright.sync_api import expect
 
-from .test_sheet_browser import Table
+from .helpers import Table
+
 
 # Every form this page submits, counted (a hold's change, and any click that slipped through).
 COUNT_SUBMITS = "window.submits = 0; document.addEventListener('submit', function () { window.submits += 1; }, true);"

@@ -9,8 +9,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS
-from .test_icons_browser import won
-from .test_sheet_browser import Table
+from .helpers import Table, won
 
 
 def test_the_home_page_takes_a_player_back_into_the_games_this_phone_sat_at(server, phones):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS
-from .test_sheet_browser import Table
+from .helpers import Table, won
 
 # Pictographs in the page's text (scripts aside).
 EMOJI = """() => {
@@ -25,13 +25,6 @@ DRAWN = """(least) => {
   return shown.length >= least && shown.every(svg => svg.getAttribute("aria-hidden") === "true"
     && svg.getBoundingClientRect().width >= 8 && svg.querySelector("use").getBBox().width > 0);
 }"""
-
-
-def won(table: Table, pid: int) -> None:
-    """The player reaches level 10 the only way the rules allow: by killing a monster."""
-    table.act(pid, {"type": "level", "player": pid, "delta": 8, "source": "adjust"})
-    table.act(pid, {"type": "fight", "player": pid, "monster": {"kind": "monster", "name": "Slug", "level": 1}})
-    table.act(pid, {"type": "resolve"})
 
 
 def look(page, name: str, at_least: int = 1) -> None:

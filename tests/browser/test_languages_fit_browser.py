@@ -8,7 +8,8 @@ import pytest
 
 from companion.web.languages import LANGUAGES
 
-from .test_sheet_browser import Table
+from .helpers import Table
+
 
 SIZES = ({"width": 360, "height": 740}, {"width": 1280, "height": 720})
 WIDEST = ("Array.from(document.querySelectorAll('body *'))"

@@ -11,7 +11,7 @@ import statistics
 import time
 
 from .conftest import ARTIFACTS
-from .test_sheet_browser import Table
+from .helpers import Table
 
 TAPS = 12
 LAPTOP = {"width": 1280, "height": 720}

@@ -9,8 +9,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, PHONE
-from .test_hand_count_browser import tab
-from .test_sheet_browser import Table
+from .helpers import Table, tab
 
 LIVE_MS = 5000  # a change reaches the other phones
 

@@ -12,6 +12,7 @@ import requests
 from playwright.sync_api import expect
 
 from .conftest import Server, shot
+from .helpers import ann_and_bob
 
 VIEWPORTS = [{"width": 360, "height": 740}, {"width": 412, "height": 915}]
 MIN_TARGET = 44
@@ -48,48 +49,9 @@ OVERFLOW_JS = """(w) => {
 }"""
 
 
-def api(url, path, token=None, **body):
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    r = requests.post(url + path, json=body, headers=headers, timeout=5)
-    assert r.status_code in (200, 201), (r.status_code, r.text)
-    return r.json()
-
-
-def act(url, code, token, **action):
-    return api(url, f"/api/games/{code}/actions", token, **action)
-
-
-class Game:
-    """A game made through the JSON API: Ann (with an item and a race) fights a dragon."""
-
-    def __init__(self, url, fight=True):
-        self.url = url
-        made = api(url, "/api/games", edition="classic")
-        self.code, self.host_token = made["code"], made["host_token"]
-        ann = api(url, f"/api/games/{self.code}/players", name="Ann", sex="female")
-        bob = api(url, f"/api/games/{self.code}/players", name="Bob", sex="male")
-        self.ann, self.ann_token = ann["player_id"], ann["token"]
-        self.bob_token = bob["token"]
-        if fight:
-            act(url, self.code, self.ann_token, type="play", player=self.ann,
-                card={"kind": "item", "name": "Sword of Song", "bonus": 3, "slot": "1-hand", "gold": 400})
-            act(url, self.code, self.ann_token, type="play", player=self.ann, card="classic/elf")
-            act(url, self.code, self.ann_token, type="fight", player=self.ann,
-                monster={"kind": "monster", "name": "Plutonium Dragon", "level": 20, "treasures": 5})
-
-    def seat(self, context, token=None, host=False):
-        cookies = [{"name": f"seat_{self.code}", "value": token or self.ann_token, "url": self.url}]
-        if host:
-            cookies.append({"name": f"host_{self.code}", "value": self.host_token, "url": self.url})
-        context.add_cookies(cookies)
-
-    def state(self):
-        return requests.get(f"{self.url}/api/games/{self.code}", timeout=5).json()
-
-
 @pytest.fixture(scope="module")
 def game(server):
-    return Game(server.url)
+    return ann_and_bob(server)  # Ann (Elf, a sword) fights a Plutonium Dragon; Bob is seated too
 
 
 @pytest.fixture
@@ -152,7 +114,7 @@ def test_main_pages_fit_the_phone_with_thumb_sized_targets(server, game, phone, 
     for name, path, how in pages:
         page = phone(viewport)
         if how:
-            game.seat(page.context, host=how.get("host", False))
+            game.let_in(page.context, game.ids["Ann"], host=how.get("host", False))
         response = page.goto(server.url + path)
         if name in ("rules", "calculator") and response.status == 404:
             continue  # built by another issue; checked once it exists
@@ -171,7 +133,7 @@ def test_main_pages_fit_the_phone_with_thumb_sized_targets(server, game, phone, 
 
 def test_dark_theme_follows_the_phone_and_switches(server, game, phone):
     page = phone(color_scheme="dark")
-    game.seat(page.context)
+    game.let_in(page.context, game.ids["Ann"])
     page.goto(f"{server.url}/games/{game.code}")
     background = "() => getComputedStyle(document.body).backgroundColor"
     dark = page.evaluate(background)
@@ -207,16 +169,16 @@ def test_the_app_is_installable_and_opens_to_the_last_game(server, game, phone):
             sizes[icon["sizes"]] = icon
     assert {"192x192", "512x512"} <= set(sizes)
     # Started from the home screen, the app goes back to the game this phone last played.
-    game.seat(page.context)
+    game.let_in(page.context, game.ids["Ann"])
     page.goto(f"{server.url}/games/{game.code}")
     page.goto(server.url + manifest["start_url"])
     page.wait_for_url(f"**/games/{game.code}")
 
 
 def test_a_double_tap_on_level_up_sends_one_action(server, phone):
-    fresh = Game(server.url, fight=False)
+    fresh = ann_and_bob(server, fight=False)
     page = phone()
-    fresh.seat(page.context)
+    fresh.let_in(page.context, fresh.ids["Ann"])
     page.goto(f"{server.url}/games/{fresh.code}")
     before = fresh.state()["version"]
     page.get_by_role("button", name="Level up").dblclick()
@@ -231,13 +193,13 @@ def test_screen_stays_awake_and_the_phone_says_how(server, game, phone):
     # On localhost (a secure context) the Wake Lock API may be there; either way the page says
     # what keeps the screen on.
     page = phone()
-    game.seat(page.context)
+    game.let_in(page.context, game.ids["Ann"])
     page.goto(f"{server.url}/games/{game.code}")
     expect(page.locator("#awake")).to_have_attribute("data-mode", re.compile("^(lock|tap|video|none)$"))
     # Plain http on a LAN address has no Wake Lock API: the silent video starts on the first tap.
     lan = phone()
     lan.add_init_script("delete Navigator.prototype.wakeLock")
-    game.seat(lan.context)
+    game.let_in(lan.context, game.ids["Ann"])
     lan.goto(f"{server.url}/games/{game.code}")
     awake = lan.locator("#awake")
     expect(awake).to_have_attribute("data-mode", "tap")
@@ -259,7 +221,7 @@ def test_a_russian_phone_gets_russian_pages(server, game, phone):
     # The `lang` cookie (the footer's switch) wins over the phone's language.
     other = phone(locale="en-US")
     other.context.add_cookies([{"name": "lang", "value": "ru", "url": server.url}])
-    game.seat(other.context)
+    game.let_in(other.context, game.ids["Ann"])
     other.goto(f"{server.url}/games/{game.code}")
     expect(other.locator("#hud .hud-stat .label").first).to_have_text("Уровень")
     expect(other.locator("#fight-now")).to_contain_text("Монстры побеждают")
@@ -284,9 +246,9 @@ def own_server(tmp_path):
 
 
 def test_the_banner_shows_a_lost_connection_and_clears_when_the_server_is_back(own_server, phone):
-    g = Game(own_server.url, fight=False)
+    g = ann_and_bob(own_server, fight=False)
     page = phone()
-    g.seat(page.context)
+    g.let_in(page.context, g.ids["Ann"])
     page.goto(f"{own_server.url}/games/{g.code}")
     expect(page.locator("body")).to_have_attribute("data-connection", "live")
     banner = page.locator("#connection")
@@ -301,7 +263,7 @@ def test_the_banner_shows_a_lost_connection_and_clears_when_the_server_is_back(o
     expect(page.locator("body")).to_have_attribute("data-connection", "live", timeout=10000)
     expect(banner).to_be_hidden(timeout=5000)
     # And it catches up: a change made elsewhere shows without a reload.
-    act(own_server.url, g.code, g.host_token, type="level", player=g.ann, delta=1, source="adjust")
+    g.act(None, {"type": "level", "player": g.ids["Ann"], "delta": 1, "source": "adjust"})
     expect(page.locator(".player-row:has-text('Ann') .level")).to_have_text("2", timeout=3000)
 
 
@@ -309,7 +271,7 @@ def test_first_load_of_a_game_page_is_small(server, game, phone):
     """HTML + CSS + JS of a game page's first load, uncompressed (the browser's own resource
     timing, complete once the page's load event has fired: no waiting on a clock)."""
     page = phone()
-    game.seat(page.context)
+    game.let_in(page.context, game.ids["Ann"])
     page.goto(f"{server.url}/games/{game.code}", wait_until="load")
     sizes = page.evaluate("""() => {
       const sizes = {};

@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS
-from .test_sheet_browser import Table, item_row
+from .helpers import Table, item_row, tab
 
 VIEWPORTS = [{"width": 360, "height": 740}, {"width": 412, "height": 915}]
 LIVE_MS = 5000  # a change reaches the other phones; how fast is measured by bench/offer_on_phone.py and bench/live_roundtrip.py, not here
@@ -31,11 +31,6 @@ def screen(page, name: str, viewport) -> None:
     """What the phone's screen shows (not the whole page): the file names stay the same."""
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"play-{name}-{size(viewport)}.png"))
-
-
-def tab(page, name: str) -> None:
-    page.locator(f'.tabbar a[data-tab="{name}"]').click()
-    expect(page.locator("#game")).to_have_attribute("data-tab", name)
 
 
 def scroll_to_bottom(page) -> None:

@@ -7,8 +7,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS
-from .test_play_screen_browser import tab
-from .test_sheet_browser import Table
+from .helpers import Table, tab
 
 
 def test_a_warrior_berserks_on_her_phone_and_confirms_a_bad_stuff_done_by_hand(server, phones):

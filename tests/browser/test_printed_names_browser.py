@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, PHONE
-from .test_sheet_browser import Table
+from .helpers import Table
 
 LIVE_MS = 5000
 

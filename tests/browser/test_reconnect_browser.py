@@ -5,38 +5,22 @@ meanwhile, asks before it is sent. Two phones, at a phone's size."""
 
 from __future__ import annotations
 
-import requests
 from playwright.sync_api import expect
 
 from .conftest import shot
+from .helpers import ann_and_bob
 
 
-def api(url, path, token=None, **body):
-    headers = {"Authorization": f"Bearer {token}"} if token else {}
-    r = requests.post(url + path, json=body, headers=headers, timeout=5)
-    assert r.status_code in (200, 201), (r.status_code, r.text)
-    return r.json()
+def open_live(table, page, name):
+    """``name``'s phone opens the game and waits for its live stream; the page marks itself, so
+    a reload would show (``still_same_page``)."""
+    table.open(page, table.ids[name])
+    expect(page.locator("#link-state")).to_have_attribute("data-state", "live")
+    page.evaluate("() => { window.sameDocument = true }")  # gone if the page ever reloads
 
 
-class Table:
-    """A game made through the JSON API with two seats, Ann and Bob, and no fight."""
-
-    def __init__(self, url):
-        self.url = url
-        made = api(url, "/api/games", edition="classic")
-        self.code = made["code"]
-        self.ann = api(url, f"/api/games/{self.code}/players", name="Ann", sex="female")
-        self.bob = api(url, f"/api/games/{self.code}/players", name="Bob", sex="male")
-
-    def open(self, page, seat):
-        page.context.add_cookies([{"name": f"seat_{self.code}", "value": seat["token"], "url": self.url}])
-        page.goto(f"{self.url}/games/{self.code}")
-        expect(page.locator("#link-state")).to_have_attribute("data-state", "live")
-        page.evaluate("() => { window.sameDocument = true }")  # gone if the page ever reloads
-
-    def level(self, pid):
-        state = requests.get(f"{self.url}/api/games/{self.code}", timeout=5).json()
-        return next(p["level"] for p in state["players"] if p["id"] == pid)
+def level(table, name):
+    return next(p["level"] for p in table.state()["players"] if p["id"] == table.ids[name])
 
 
 def still_same_page(page):
@@ -45,9 +29,9 @@ def still_same_page(page):
 
 def test_a_phone_back_online_shows_what_changed_meanwhile_and_sends_its_waiting_tap(server, phones):
     ann, bob = phones(2)
-    t = Table(server.url)
-    t.open(ann, t.ann)
-    t.open(bob, t.bob)
+    t = ann_and_bob(server, fight=False)
+    open_live(t, ann, "Ann")
+    open_live(t, bob, "Bob")
     dot, banner = ann.locator("#link-state"), ann.locator("#connection")
     expect(banner).to_be_hidden()
 
@@ -63,7 +47,7 @@ def test_a_phone_back_online_shows_what_changed_meanwhile_and_sends_its_waiting_
     expect(waiting).to_contain_text("not sent yet")
     expect(ann.locator("#my-level")).to_have_text("1")
     shot(ann, "phone-offline-tap-waiting")
-    assert t.level(t.ann["player_id"]) == 1
+    assert level(t, "Ann") == 1
 
     # Back: the tap goes out by itself (the game is where it was), the indicator says so.
     ann.context.set_offline(False)
@@ -72,9 +56,9 @@ def test_a_phone_back_online_shows_what_changed_meanwhile_and_sends_its_waiting_
     expect(waiting).to_have_count(0)
     expect(ann.locator("#pending")).to_be_hidden()
     expect(banner).to_be_hidden()
-    assert t.level(t.ann["player_id"]) == 2
+    assert level(t, "Ann") == 2
     # ...and the other phone heard of it live.
-    expect(bob.locator(".player-row[data-player='%d'] .level" % t.ann["player_id"])).to_have_text("2")
+    expect(bob.locator(".player-row[data-player='%d'] .level" % t.ids["Ann"])).to_have_text("2")
 
     # Cut off again; meanwhile Bob levels up on his phone, and Ann taps.
     ann.context.set_offline(True)
@@ -88,22 +72,22 @@ def test_a_phone_back_online_shows_what_changed_meanwhile_and_sends_its_waiting_
     # moved meanwhile, and goes out when she says so.
     ann.context.set_offline(False)
     ann.get_by_role("link", name="Table").click()
-    expect(ann.locator(".player-row[data-player='%d'] .level" % t.bob["player_id"])).to_have_text("2")
+    expect(ann.locator(".player-row[data-player='%d'] .level" % t.ids["Bob"])).to_have_text("2")
     expect(waiting).to_contain_text("the game changed meanwhile")
     shot(ann, "phone-back-online-tap-asks")
-    assert t.level(t.ann["player_id"]) == 2
+    assert level(t, "Ann") == 2
     waiting.get_by_role("button", name="Send now").click()
     expect(waiting).to_have_count(0)
     expect(ann.locator("#my-level")).to_have_text("3")
     expect(ann.locator("#notice .toast")).to_contain_text("Undo")
-    assert t.level(t.ann["player_id"]) == 3
+    assert level(t, "Ann") == 3
     still_same_page(ann)
 
 
 def test_a_waiting_tap_can_be_dropped(server, phones):
     (ann,) = phones(1)
-    t = Table(server.url)
-    t.open(ann, t.ann)
+    t = ann_and_bob(server, fight=False)
+    open_live(t, ann, "Ann")
     ann.context.set_offline(True)
     expect(ann.locator("#link-state")).to_have_attribute("data-state", "lost")
     ann.get_by_role("button", name="Level up").click()
@@ -121,7 +105,7 @@ def test_a_waiting_tap_can_be_dropped(server, phones):
     ann.context.set_offline(False)
     expect(ann.locator("#link-state")).to_have_attribute("data-state", "live")
     expect(ann.locator("#my-level")).to_have_text("1")
-    assert t.level(t.ann["player_id"]) == 1
+    assert level(t, "Ann") == 1
     still_same_page(ann)
 
 
@@ -129,11 +113,11 @@ def test_a_stream_that_goes_silent_past_two_heartbeats_is_reopened(server, phone
     """A wifi that drops without a word: no heartbeat for two heartbeats and the phone opens a
     new stream (the page's clock jumps ahead instead of the test waiting)."""
     (ann,) = phones(1)
-    t = Table(server.url)
+    t = ann_and_bob(server, fight=False)
     streams = []
     ann.on("request", lambda r: streams.append(r.url) if "/events" in r.url else None)
     ann.clock.install()
-    t.open(ann, t.ann)
+    open_live(t, ann, "Ann")
     assert len(streams) == 1
     ann.clock.fast_forward(20_000)  # one heartbeat missed: not yet
     assert len(streams) == 1
@@ -141,7 +125,6 @@ def test_a_stream_that_goes_silent_past_two_heartbeats_is_reopened(server, phone
         ann.clock.fast_forward(20_000)  # two, and the margin
     expect(ann.locator("#link-state")).to_have_attribute("data-state", "live")
     # The new stream rings as the old one did.
-    api(server.url, f"/api/games/{t.code}/actions", t.bob["token"], type="level",
-        player=t.bob["player_id"], delta=1, source="adjust")
+    t.act(t.ids["Bob"], {"type": "level", "player": t.ids["Bob"], "delta": 1, "source": "adjust"})
     ann.get_by_role("link", name="Table").click()
-    expect(ann.locator(".player-row[data-player='%d'] .level" % t.bob["player_id"])).to_have_text("2")
+    expect(ann.locator(".player-row[data-player='%d'] .level" % t.ids["Bob"])).to_have_text("2")

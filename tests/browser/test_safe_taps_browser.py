@@ -8,7 +8,7 @@ from __future__ import annotations
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS
-from .test_sheet_browser import Table
+from .helpers import Table
 
 PHONE = {"width": 360, "height": 740}
 GAZEBO = {"kind": "monster", "name": "Gazebo", "level": 8, "treasures": 2}

@@ -4,53 +4,10 @@ their own turn, meets the rules' refusals (with citation) and dies."""
 
 from __future__ import annotations
 
-import requests
 from playwright.sync_api import expect
 
 from .conftest import shot
-
-
-class Table:
-    """A game created and seated through the JSON API (the UI under test starts later)."""
-
-    def __init__(self, server, edition: str = "classic", **fields):
-        self.server = server
-        answer = requests.post(f"{server.url}/api/games", json={"edition": edition, **fields}, timeout=10)
-        answer.raise_for_status()
-        self.code = answer.json()["code"]
-        self.host_token = answer.json()["host_token"]
-        self.tokens: dict[int, str] = {}
-
-    def seat(self, name: str, sex: str = "male", *cards, level: int = 1) -> int:
-        answer = requests.post(f"{self.server.url}/api/games/{self.code}/players",
-                               json={"name": name, "sex": sex}, timeout=10)
-        answer.raise_for_status()
-        pid, self.tokens[answer.json()["player_id"]] = answer.json()["player_id"], answer.json()["token"]
-        for card in cards:
-            self.act(pid, {"type": "play", "player": pid, "card": card})
-        if level > 1:
-            self.act(pid, {"type": "level", "player": pid, "delta": level - 1, "source": "adjust"})
-        return pid
-
-    def act(self, pid: int | None, action: dict) -> dict:
-        token = self.tokens[pid] if pid is not None else self.host_token
-        answer = requests.post(f"{self.server.url}/api/games/{self.code}/actions", json=action,
-                               headers={"Authorization": f"Bearer {token}"}, timeout=10)
-        assert answer.status_code == 200, answer.text
-        return answer.json()["state"]
-
-    def state(self) -> dict:
-        return requests.get(f"{self.server.url}/api/games/{self.code}", timeout=10).json()
-
-    def open(self, page, pid: int, path: str = "") -> None:
-        """This phone sits in ``pid``'s seat (the seat cookie a join would have set)."""
-        page.context.add_cookies([{"name": f"seat_{self.code}", "value": self.tokens[pid],
-                                   "url": self.server.url}])
-        page.goto(f"{self.server.url}{path or '/games/' + self.code}")
-
-
-def item_row(page, name: str):
-    return page.locator(f'#items li[data-iid]:has(strong:text-is("{name}"))')
+from .helpers import Table, item_row
 
 
 def open_add_card(page) -> None:

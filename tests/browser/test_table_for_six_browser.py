@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS
-from .test_sheet_browser import Table
+from .helpers import Table
 
 SCREENS = {"laptop": {"width": 1280, "height": 720}, "tv": {"width": 1920, "height": 1080}}
 NAMES = (("Ann", "female"), ("Bob", "male"), ("Cid", "male"), ("Dee", "female"),

@@ -8,7 +8,7 @@ import requests
 from playwright.sync_api import expect
 
 from .conftest import ARTIFACTS, PHONE
-from .test_accessibility_browser import BLOCKING, violations
+from .helpers import BLOCKING, violations
 
 LAPTOP = {"width": 1280, "height": 720}
 

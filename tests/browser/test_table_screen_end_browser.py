@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from .conftest import shot
-from .test_sheet_browser import Table
+from .helpers import Table
 
 SCREENS = [{"width": 1280, "height": 720}, {"width": 1920, "height": 1080}]
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import requests
 from playwright.sync_api import expect
 
-from .test_sheet_browser import Table
+from .helpers import Table
+
 
 LEVEL_DOWN_TRIES = 400  # more than the default per-seat budget (300 a minute)
 

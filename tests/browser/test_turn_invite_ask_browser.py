@@ -10,11 +10,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import shot
-
-
-def tab(page, name: str) -> None:
-    page.locator(f'.tabbar a[data-tab="{name}"]').click()
-    expect(page.locator("#game")).to_have_attribute("data-tab", name)
+from .helpers import tab
 
 
 def test_the_host_invites_first_ends_the_turn_from_any_tab_and_asks_the_folded_rules_box(server, phones):

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .test_sheet_browser import Table
+from .helpers import Table
+
 
 PHONE = {"width": 360, "height": 740}
 LIVE_MS = 10_000
