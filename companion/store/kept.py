@@ -24,31 +24,6 @@ def _not_as_parsed(kept: Any, parsed: Any, path: str = "") -> str | None:
     return None if type(kept) is type(parsed) and kept == parsed else path or "/"
 
 
-class _Latest:
-    """Each game's latest state read or written here, frozen, by code (least recently used
-    games leave first): six phones reading one version parse it once."""
-
-    def __init__(self, size: int):
-        self.size, self._games = size, OrderedDict()
-
-    def get(self, code: str, version: int) -> dict | None:
-        found = self._games.get(code)
-        if found is None or found["version"] != version:
-            return None
-        self._games.move_to_end(code)
-        return found
-
-    def put(self, code: str, version: int, state: dict) -> dict:
-        held = self._games.get(code)
-        state = freeze_like(state, held)  # what did not change is the last version's own
-        if held is None or held["version"] <= version:  # never replace a newer one
-            self._games[code] = state
-            self._games.move_to_end(code)
-            while len(self._games) > self.size:
-                self._games.popitem(last=False)
-        return state
-
-
 class Lru:
     """A bounded map whose least recently used entries leave first."""
 
@@ -67,6 +42,25 @@ class Lru:
         while len(self._items) > self.size:
             self._items.popitem(last=False)
         return value
+
+
+class _Latest:
+    """Each game's latest state read or written here, frozen, by code (an ``Lru``: least
+    recently used games leave first): six phones reading one version parse it once."""
+
+    def __init__(self, size: int):
+        self._games = Lru(size)
+
+    def get(self, code: str, version: int) -> dict | None:
+        found = self._games.get(code)
+        return found if found is not None and found["version"] == version else None
+
+    def put(self, code: str, version: int, state: dict) -> dict:
+        held = self._games.get(code)
+        state = freeze_like(state, held)  # what did not change is the last version's own
+        if held is None or held["version"] <= version:  # never replace a newer one
+            self._games.put(code, state)
+        return state
 
 
 STATES_KEPT = 512  # games whose latest state stays parsed (about 50 KB each)

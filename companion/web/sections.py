@@ -24,8 +24,6 @@ from flask_babel import get_locale
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 
-from companion.store import Lru
-
 from . import shared
 
 KEPT = 1024  # sections per process: one per (game, seat, sheet shown, language)
@@ -63,18 +61,11 @@ class _Asked:
         return found
 
 
-def _cache() -> Lru:
-    found = current_app.extensions.get("companion_sections")
-    if found is None:
-        found = current_app.extensions.setdefault("companion_sections", Lru(KEPT))
-    return found
-
-
 def render(template: str, key: tuple, inputs: dict, questions: dict) -> Markup:
     """``template`` rendered with ``inputs`` and ``questions`` (the engine's answers), or the
     HTML kept under ``key`` when the inputs are equal and every question kept gets the same
     answer now (asked again: a check is cheap)."""
-    cache, key = _cache(), (template, str(get_locale()), *key)
+    cache, key = shared.app_cache("companion_sections", KEPT), (template, str(get_locale()), *key)
     kept = cache.get(key) if current_app.config.get("COMPANION_KEEP_SECTIONS", True) else None
     if kept is not None:
         kept_inputs, asked, html = kept

@@ -21,10 +21,12 @@ from .games import bearer_token, store
 KEPT = 2048  # entries per process: a table at a version holds one per language and seat
 
 
-def _cache() -> Lru:
-    found = current_app.extensions.get("companion_shared")
+def app_cache(name: str, size: int) -> Lru:
+    """The app's bounded map ``name`` (in the app's extensions: each app, a test's included,
+    starts empty); made on first use, ``setdefault`` so two requests at once share one."""
+    found = current_app.extensions.get(name)
     if found is None:
-        found = current_app.extensions.setdefault("companion_shared", Lru(KEPT))
+        found = current_app.extensions.setdefault(name, Lru(size))
     return found
 
 
@@ -75,7 +77,7 @@ def per_version(state: dict, what: tuple, make: Callable[[], Any]) -> Any:
     """``make()``, once per (game, version, ``what``) for a state read from the store."""
     if not is_frozen(state):
         return make()
-    cache, key = _cache(), (state["code"], state["version"], *what)
+    cache, key = app_cache("companion_shared", KEPT), (state["code"], state["version"], *what)
     found = cache.get(key)
     return found if found is not None else cache.put(key, make())
 
