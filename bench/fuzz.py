@@ -28,7 +28,7 @@ from hypothesis import HealthCheck, Phase, given, seed as hypothesis_seed, setti
 from hypothesis import strategies as st  # noqa: E402
 
 from companion import create_app  # noqa: E402
-from companion.fuzzing import NO_THROTTLE, OPERATIONS, Table  # noqa: E402
+from companion.fuzzing import NO_THROTTLE, OPERATIONS, FuzzedTable  # noqa: E402
 
 
 def short(value, limit: int = 300) -> str:
@@ -67,7 +67,7 @@ def main() -> int:
         if sent >= args.inputs:
             return
         batches += 1
-        table = Table(client)
+        table = FuzzedTable(client)
         for op in batch:
             if sent >= args.inputs:
                 break

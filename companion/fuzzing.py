@@ -2,7 +2,7 @@
 well-formed actions of every type (built from the action models themselves,
 ``companion.engine.action_models``) and of broken ones (a wrong type in any field, objects or
 lists for ``type``, nesting a thousand deep, lone surrogates, huge numbers and strings, junk
-keys), and ``Table``, a fresh game driven through a Flask test client with its invariants.
+keys), and ``FuzzedTable``, a fresh game driven through a Flask test client with its invariants.
 
 Read by ``tests/test_fuzz.py`` (a hundred batches on every run) and ``bench/fuzz.py`` (20,000
 inputs and a tally). Needs the test extra (Hypothesis): nothing in the app imports it.
@@ -293,8 +293,9 @@ OPERATIONS = st.one_of(
 
 # --- driving the app -----------------------------------------------------------------------
 
-class Table:
-    """A fresh game with Ann, Bob and Cid seated (ids 1, 2, 3)."""
+class FuzzedTable:
+    """A fresh game with Ann, Bob and Cid seated (ids 1, 2, 3), sent the fuzzer's operations as they
+    come (``send``: raw bodies, any token or none) and checked between them (``check_invariants``)."""
 
     def __init__(self, client):
         self.client = client

@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from companion import create_app
-from companion.fuzzing import NO_THROTTLE, OPERATIONS, Deep, Table, check_answer
+from companion.fuzzing import NO_THROTTLE, OPERATIONS, Deep, FuzzedTable, check_answer
 
 
 @pytest.fixture(scope="module")
@@ -46,7 +46,7 @@ TALLY: Counter = Counter()
                                  HealthCheck.large_base_example])
 @given(batch=st.lists(OPERATIONS, min_size=20, max_size=60))
 def fuzz_batches(fuzz_client, batch):
-    table = Table(fuzz_client)
+    table = FuzzedTable(fuzz_client)
     for op in batch:
         path, response = table.send(op)
         TALLY[response.status_code] += 1
@@ -69,7 +69,7 @@ def test_no_input_makes_a_server_error_or_breaks_the_game(fuzz_client):
     {"type": "add_house_card", "card": {"kind": "item", "name": "Sw\udc00rd"}},
 ])
 def test_the_attacks_that_made_500s_get_a_clear_400(fuzz_client, body):
-    table = Table(fuzz_client)
+    table = FuzzedTable(fuzz_client)
     path, response = table.send(("action", "host", body))
     assert response.status_code == 400, response.get_data(as_text=True)[:300]
     assert response.get_json()["error"]["message"]

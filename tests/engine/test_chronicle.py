@@ -13,7 +13,7 @@ from .driver import Game
 CURSE = {"kind": "curse", "name": "Bad Luck", "duration": "once"}
 
 
-class Table(Game):
+class StoredGame(Game):
     """The driver's game kept the way ``Store._commit`` keeps it: the state as stored (JSON),
     then ``chronicle.record(before, after, happened)`` for every change, a seat included. Its
     players sit down one by one, each arrival a step."""
@@ -44,7 +44,7 @@ class Table(Game):
 
 
 def test_a_new_game_has_an_empty_chronicle_and_every_change_is_a_step():
-    table = Table()
+    table = StoredGame()
     assert table.state["chronicle"] == {"steps": 0, "players": []}
     table.join("Ann")
     table("host", type="gear", player=table.ids["Ann"], delta=1)  # a change that moves no level still counts
@@ -53,7 +53,7 @@ def test_a_new_game_has_an_empty_chronicle_and_every_change_is_a_step():
 
 
 def test_a_level_is_kept_on_arrival_and_then_only_where_it_changed():
-    table = Table("Ann", "Bob")  # steps 1 and 2
+    table = StoredGame("Ann", "Bob")  # steps 1 and 2
     table.level("Ann", 3)  # step 3
     table("host", type="gear", player=table.ids["Ann"], delta=1)  # step 4: no level moves
     table.level("Bob", 2)  # step 5
@@ -65,7 +65,7 @@ def test_a_level_is_kept_on_arrival_and_then_only_where_it_changed():
 
 
 def test_players_come_in_order_of_arrival_by_their_latest_name():
-    table = Table("Ann", "Bob")
+    table = StoredGame("Ann", "Bob")
     table("host", type="rename", player=table.ids["Ann"], name="Annie")
     table.join("Cid")
     assert [row["name"] for row in chronicle.tallies(table.state["chronicle"], table.state)] == \
@@ -74,7 +74,7 @@ def test_players_come_in_order_of_arrival_by_their_latest_name():
 
 
 def test_who_left_keeps_their_last_level_and_name_and_their_line_stops_there():
-    table = Table("Ann", "Bob")
+    table = StoredGame("Ann", "Bob")
     table.level("Bob", 4)  # step 3
     table("host", type="remove_player", player=table.ids["Bob"])  # step 4
     table.level("Ann", 2)  # step 5
@@ -87,7 +87,7 @@ def test_who_left_keeps_their_last_level_and_name_and_their_line_stops_there():
 
 
 def test_a_death_is_a_player_turning_dead_by_the_die_button_or_by_bad_stuff():
-    table = Table("Ann", "Bob")
+    table = StoredGame("Ann", "Bob")
     ann, bob = table.ids["Ann"], table.ids["Bob"]
     table("host", type="die", player=ann)
     table("host", type="gear", player=bob, delta=1)  # Ann stays dead: no second death
@@ -104,7 +104,7 @@ def test_a_death_is_a_player_turning_dead_by_the_die_button_or_by_bad_stuff():
 
 
 def test_a_won_fight_counts_its_monsters_for_the_fighter_and_a_win_for_the_helper():
-    table = Table("Ann", "Bob", "Cid")
+    table = StoredGame("Ann", "Bob", "Cid")
     ann, bob = table.ids["Ann"], table.ids["Bob"]
     table.level("Ann", 4)
     table("host", type="fight", player=ann, monster={"kind": "monster", "name": "Ogre", "level": 2, "treasures": 2})
@@ -121,14 +121,14 @@ def test_a_won_fight_counts_its_monsters_for_the_fighter_and_a_win_for_the_helpe
 
 
 def test_a_curse_counts_for_the_player_it_lands_on():
-    table = Table("Ann", "Bob")
+    table = StoredGame("Ann", "Bob")
     table("host", type="play", player=table.ids["Bob"], card=CURSE)
     table("host", type="play", player=table.ids["Bob"], card=CURSE)
     assert table.tally("Bob")["curses"] == 2 and table.tally("Ann")["curses"] == 0
 
 
 def test_a_game_stored_before_the_chronicle_gets_none_and_is_replayed_instead():
-    table = Table()
+    table = StoredGame()
     del table.state["chronicle"]
     table.join("Ann")
     table.level("Ann", 2)
@@ -136,7 +136,7 @@ def test_a_game_stored_before_the_chronicle_gets_none_and_is_replayed_instead():
 
 
 def test_a_pathological_game_stays_small():
-    table = Table("Ann", "Bob")
+    table = StoredGame("Ann", "Bob")
     for _ in range(1000):  # 2,000 level changes for Ann
         table.level("Ann", 2)
         table.level("Ann", 1)
