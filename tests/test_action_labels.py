@@ -1,4 +1,4 @@
-"""Distinct actions, distinct labels (issue 23): on one screen no two different actions share a
+"""Distinct actions, distinct labels: on one screen no two different actions share a
 button label in any language (German Unequip was Discard, Polish Decline was Discard)."""
 
 from __future__ import annotations

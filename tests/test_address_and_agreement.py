@@ -1,4 +1,4 @@
-"""Messages that agree with the player (issue 23): one form of address per language (the
+"""Messages that agree with the player: one form of address per language (the
 familiar one), and no "(ла)" endings in Russian and Ukrainian (sentences are worded so nothing
 agrees with the player's sex, and names stay in the nominative)."""
 

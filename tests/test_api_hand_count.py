@@ -1,4 +1,4 @@
-"""The hand count through the JSON API (issue 25, item 5): what the app knows moves it, and
+"""The hand count through the JSON API: what the app knows moves it, and
 correcting it by hand writes no line of the game's log (the history and undo keep it)."""
 
 from __future__ import annotations

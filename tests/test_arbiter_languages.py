@@ -229,7 +229,7 @@ TYPED: dict[str, list[tuple[str, str]]] = {
     ],
 }
 
-# The questions the issue names: each must find its ruling, every time.
+# Questions players typed that once missed: each must find its ruling, every time.
 NAMED = [
     ("de", "kann ich im kampf gegenstände verkaufen", "sell-not-in-combat"),
     ("fr", "puis-je aider quelqu'un si je suis maudit", "help-while-cursed"),

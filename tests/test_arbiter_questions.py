@@ -39,11 +39,11 @@ def test_at_least_95_percent_find_their_ruling_in_the_top_three():
     assert len(misses) <= len(QUESTIONS) * 0.05, "\n".join(misses)
 
 
-# Issue 24: the misses of the second set of real questions, asked as they are typed on a phone.
+# The misses of the second set of real questions, asked as they are typed on a phone.
 # Each must find its ruling among the first three, every one (not 95%): these are the rulings
 # added for them. (question, ruling, edition of the game or None)
 ROUND_THREE = [
-    # the three the issue names
+    # three rulings, each asked three or four ways
     ("can i take off my boots before the curse hits", "curse-no-swap", None),
     ("lose footgear curse can i swap shoes first", "curse-no-swap", "classic"),
     ("cursed lose headgear can i unequip my hat quick", "curse-no-swap", "tails"),
@@ -125,7 +125,7 @@ def test_round_three_questions_find_their_ruling_in_the_top_three():
 
 
 def test_the_first_two_hundred_miss_at_most_two():
-    # the issue's ranking fixes brought the misses from five down to two
+    # the ranking's fixes brought the misses from five down to two
     misses = [q for q, rid, ed in QUESTIONS
               if rid not in [r["id"] for r in search(q, edition=ed, limit=3)]]
     assert len(misses) <= 2, misses

@@ -1,5 +1,6 @@
-"""Lists that never stop short in silence, and names searched in any language (issue: the cards
-on the table as the players hold them)."""
+"""Card lists that never stop short in silence (a lookup lists every card it finds, or says how
+many more there are and links to them all), and cards found by their printed name or a type
+word in any language, whatever the asker speaks; every printed name has its sources."""
 
 from __future__ import annotations
 

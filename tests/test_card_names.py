@@ -1,4 +1,4 @@
-"""Card names in the reader's language (issue 23): races and classes in the rulebooks' terms,
+"""Card names in the reader's language: races and classes in the rulebooks' terms,
 other catalog cards by their printed English name marked ``lang="en"``, and a search that finds
 a card by any name it has in any language, in any script."""
 

@@ -1,4 +1,4 @@
-"""The card pages (issue 14): a game's lookup lists the table's rulebook (and house cards)
+"""The card pages: a game's lookup lists the table's rulebook (and house cards)
 first and the other sets below a divider; a card page says every effect and requirement in
 words, never as raw data. The wordings are tables keyed by the engine's vocabulary, so a stat,
 condition or requirement added without its wording fails here."""

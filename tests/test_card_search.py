@@ -1,4 +1,4 @@
-"""Card search (issue 4): typos and partial words find the right card first, filters work, the
+"""Card search: typos and partial words find the right card first, filters work, the
 order without a query is stable, house cards are searched too, and a query is fast."""
 
 from __future__ import annotations

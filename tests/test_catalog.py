@@ -1,4 +1,4 @@
-"""The card catalog (issue 4): every set file validates, ids are unique, errors are clear, the
+"""The card catalog: every set file validates, ids are unique, errors are clear, the
 rulebooks' worked examples find the numbers they need, inline/house cards validate, and house
 cards survive an export/import round trip."""
 

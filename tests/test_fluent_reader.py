@@ -10,8 +10,8 @@ screen show is read in each language, and fails on
   out; the words looked for are those of the app's own English messages that the language's
   catalog never uses itself);
 - a word that refers to a woman in a masculine form, or to a man in a feminine one, as each
-  language's fluent reader listed them in ``tests/fluent/<lang>.json`` (the issue's examples
-  and every form a reviewer met);
+  language's fluent reader listed them in ``tests/fluent/<lang>.json`` (every form a reviewer
+  met);
 - straight or English quotation marks where the language has its own
   (``tests/fluent/<lang>.json``: ``quotes``).
 

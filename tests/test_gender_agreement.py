@@ -1,4 +1,4 @@
-"""Words that agree with the player (issue 23 item 2): a said or event whose words agree with a
+"""Words that agree with the player: a said or event whose words agree with a
 player carries that player's sex, and the reader's language picks the form from the gettext
 context "female"/"male", falling back to the plain translation where it has none
 (``companion.web.words``, ``companion.web.gendered``, docs/TRANSLATING.md)."""

@@ -1,4 +1,4 @@
-"""Russian (issue 8): a complete catalog, compiled, and Russian pages for a Russian phone."""
+"""Russian: a complete catalog, compiled, and Russian pages for a Russian phone."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The icons that replace emoji (issue 25): static/icons.svg is the sprite made from the
+"""The icons that replace emoji: static/icons.svg is the sprite made from the
 vendored Lucide files, every icon a template or app.js names is in it, and no template, script or
 style sheet puts an emoji or a pictographic symbol on screen (an empty box on a phone without an
 emoji font). Arrows and the like, which every text font has, stay text."""

@@ -1,4 +1,4 @@
-"""The language a player chose (issue 23): ``?lang=`` is remembered, ``<html lang>`` and every
+"""The language a player chose: ``?lang=`` is remembered, ``<html lang>`` and every
 page's ``<title>`` follow it, set ids and edition names are said in it, and so is the refusal
 of an API call without a valid seat token."""
 

@@ -1,7 +1,7 @@
 """No request may hold the server's event loop (gevent: one loop serves every table of a
-process). The attacks of the fourth hardening round, replayed: each route whose work grows with
-its input has a bound, or pauses for the loop's other requests. How long they take is measured
-by bench/worst_requests.py (never timed here)."""
+process). Attacks that once held it, replayed: each route whose work grows with its input has a
+bound, or pauses for the loop's other requests. How long they take is measured by
+bench/worst_requests.py (never timed here)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The phone's sheet shows what the engine's sheet rules compute (issue 13's edge cases): a dead
+"""The phone's sheet shows what the engine's sheet rules compute in their edge cases: a dead
 player's death block, a curse's pick still owed, the Halfling's double sale, No Value items in
 the sale, one-shots lying on the table, an ex-Dwarf's Big items over the limit. Each page is
 rendered through the Flask test client with the player's seat cookie, and its forms are posted

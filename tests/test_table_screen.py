@@ -217,7 +217,7 @@ def test_the_table_screen_shows_the_fight_and_the_log_without_javascript(client)
 
 def test_the_host_who_gives_a_name_sits_down_in_one_step(client):
     r = client.post("/games", data={"edition": "tails", "rulings": "official", "name": "Ann", "sex": "female"})
-    assert r.status_code == 303  # to the invite first (issue 25), her sheet one tap on
+    assert r.status_code == 303  # to the invite first, her sheet one tap on
     code = re.search(r"/games/([A-Z0-9]+)/host$", r.headers["Location"]).group(1)
     assert client.get_cookie(f"host_{code}") is not None and client.get_cookie(f"seat_{code}") is not None
     state = client.get(f"/api/games/{code}").get_json()

@@ -1,7 +1,8 @@
-"""Undo in reach, and nothing stale (the table screen for six, items 2 and 3): "Undo" shows
-only to whoever may take the last change back (its maker, the host), names that change, and
-is on the host's table screen too; a note goes when what it says is no longer so (another
-helper accepted, the fight was decided, the door was kicked open)."""
+"""Undo in reach, nothing stale and nothing misleading: "Undo" shows only to whoever may take
+the last change back (its maker, the host), names that change, and is on the host's table
+screen too; a note goes when what it says is no longer so (another helper accepted, the fight
+was decided, the door was kicked open); card pages say what their buttons do, a fight's inputs
+start empty, and the host page's first button goes where the device is for."""
 
 from __future__ import annotations
 
@@ -90,7 +91,7 @@ def test_kick_open_the_door_goes_once_a_card_came_from_the_door(client):
     assert 'data-call="turn-' not in _page(client, table, "Bob")
 
 
-# --- nothing misleading (item 4 and 5) ---------------------------------------------------------
+# --- nothing misleading --------------------------------------------------------------------------
 
 def test_card_pages_say_what_their_buttons_do(client):
     table = ApiTable(client)

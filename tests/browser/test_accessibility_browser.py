@@ -1,4 +1,4 @@
-"""An accessibility scan of the main pages (issue 14): axe-core, vendored for the tests only
+"""An accessibility scan of the main pages: axe-core, vendored for the tests only
 (tests/vendor/axe-core-*/, never served by the app), runs on each page at 360x740 and finds
 no violation of impact "serious" or "critical".
 

@@ -1,4 +1,4 @@
-"""The quick calculator on a phone (issue 14): every field recomputes the totals as it is typed
+"""The quick calculator on a phone: every field recomputes the totals as it is typed
 in (debounced, no submit), and the visible Compute button gives the same answer without
 JavaScript."""
 

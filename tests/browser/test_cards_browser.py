@@ -1,4 +1,4 @@
-"""The card lookup on a phone (issue 4): typos are forgiven as the player types, the card page
+"""The card lookup on a phone: typos are forgiven as the player types, the card page
 starts a fight, and a table's house card is found and fought like a catalog card."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Fights on every phone (issue 5), replaying the Tails example of combat: Chuck (a level 4
+"""Fights on every phone, replaying the Tails example of combat: Chuck (a level 4
 Pony in Saddle Shoes) fights the Corral Snake, plays a Tactical Plushie, another player makes
 the snake Rabid, and Mel (a level 3 Dog) helps. Three phones, the same numbers on each."""
 

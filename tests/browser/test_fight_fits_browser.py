@@ -1,4 +1,4 @@
-"""A fight fits a phone (issue 25, item 2): while a fight is on, the screen holds the fight and
+"""A fight fits a phone: while a fight is on, the screen holds the fight and
 this player's moves and everything else folds away; nothing is said twice (the won fight's
 result is in the panel, the toast only offers Undo); the "Your turn: kick open the door" call
 leaves when the door is kicked open, does not come back once the fight is cleared, and is not

@@ -1,4 +1,4 @@
-"""The hand count at a phone's size (issue 25, item 5): Ann wins a fight and her hand shows the
+"""The hand count at a phone's size: Ann wins a fight and her hand shows the
 treasures she drew; she then counts three more cards with + and neither the table screen nor
 another phone's log gets a line for them."""
 

@@ -1,4 +1,4 @@
-"""Asking for help on two phones (issue 6), replaying the Russia example of combat: Natasha (a
+"""Asking for help on two phones, replaying the Russia example of combat: Natasha (a
 level 2 Cossack with the Rofling Pin) is losing to a Smashing Bear that Survived the
 Perestroyka; Boris (level 6, +4 in gear) would turn it. She offers a bribe from her phone, he
 declines, she offers the suggested one, he accepts from his; the deal is kept at the end."""

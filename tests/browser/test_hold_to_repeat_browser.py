@@ -1,4 +1,4 @@
-"""Issue 25: press and hold on a +/- button repeats, with a finger and with a mouse. A tap is one
+"""Press and hold on a +/- button repeats, with a finger and with a mouse. A tap is one
 step; a hold steps the number on screen on, stops where the engine would refuse (level 9 without
 a kill, level 1, no cards in hand), and on release sends the final value once: one change, one
 undo, and no extra step from the click a released button would otherwise make. Cut off, a hold

@@ -1,4 +1,4 @@
-"""Issue 25: a phone remembers the games it sat at. Its seat and host cookies are all it keeps;
+"""A phone remembers the games it sat at. Its seat and host cookies are all it keeps;
 the home page lists the games they name that still exist (code, edition, the player's name and
 level, whether the game is over) and takes the player back in with one tap."""
 

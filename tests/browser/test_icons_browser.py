@@ -1,8 +1,8 @@
-"""Issue 25: the pictures beside the words are icons that ship with the app (inline SVG), not
-emoji: on a phone without an emoji font (this test's Chromium has none: only DejaVu and
-Liberation) an emoji is an empty box. Every page a player sees during a game carries no emoji
-or pictographic symbol in its text; its icons are drawn, and hidden from screen readers, whose
-words are there beside them."""
+"""The pictures beside the words are icons that ship with the app (inline SVG), not emoji: on
+a phone without an emoji font (this test's Chromium has none: only DejaVu and Liberation) an
+emoji is an empty box. Every page a player sees during a game carries no emoji or pictographic
+symbol in its text; its icons are drawn, and hidden from screen readers, whose words are there
+beside them."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""How fast a tap reaches six phones and the table screen in the browser (the table screen
-for six, item 6): one seat taps (its level up and down), and each screen records when the ring
-arrived, when the first byte of its re-fetched part came and when its page changed. The test
-asserts that every screen showed every tap, and prints and keeps the figures
-(``test-artifacts/live-update-figures.json``); how fast is measured, never asserted here."""
+"""How fast a tap reaches six phones and the table screen in the browser: one seat taps (its
+level up and down), and each screen records when the ring arrived, when the first byte of its
+re-fetched part came and when its page changed. The test asserts that every screen showed every
+tap, and prints and keeps the figures (``test-artifacts/live-update-figures.json``); how fast
+is measured, never asserted here."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Phone-first quality (issue 8), checked the way a player's phone sees the site: two phone
+"""Phone-first quality, checked the way a player's phone sees the site: two phone
 sizes, no sideways scrolling, thumb-sized targets, the manifest, the reconnect banner, the
 screen kept awake, one action per double tap, Russian pages and no request to another host."""
 
@@ -117,7 +117,7 @@ def test_main_pages_fit_the_phone_with_thumb_sized_targets(server, game, phone, 
             game.let_in(page.context, game.ids["Ann"], host=how.get("host", False))
         response = page.goto(server.url + path)
         if name in ("rules", "calculator") and response.status == 404:
-            continue  # built by another issue; checked once it exists
+            continue  # not built yet; checked once it exists
         assert response.status == 200, (name, response.status)
         page.wait_for_function("() => window.htmx && document.readyState === 'complete'")
         if name == "game-fight":
@@ -285,9 +285,9 @@ def test_first_load_of_a_game_page_is_small(server, game, phone):
     total = sum(sizes.values())
     print(f"first load of a game page: {total} bytes (HTML + CSS + JS, uncompressed): {sizes}")
     assert any(u.endswith(".css") for u in sizes) and any(u.endswith(".js") for u in sizes)
-    # 120 kB until issue 25: the game page's own live stream reader (it hears the heartbeat) and
-    # the taps that wait for the connection took ~4 kB more than the SSE extension they replace.
-    # 125 kB until issue 25's item 7: press and hold on +/- (~5 kB of script), the icons that
+    # Once 120 kB: the game page's own live stream reader (it hears the heartbeat) and the taps
+    # that wait for the connection took ~4 kB more than the SSE extension they replace. Then
+    # 125 kB: press and hold on +/- (~5 kB of script), the icons that
     # replace emoji (~3 kB of references in the page; the sprite itself comes once, after the
     # page, and is kept), ending the turn from the header and the folded ask box took ~12 kB.
     assert total < 140_000, sizes

@@ -1,4 +1,4 @@
-"""The play screen on a crowded table (issue 14), on three phones at once: what matters now is
+"""The play screen on a crowded table, on three phones at once: what matters now is
 inside every phone's screen wherever its player has scrolled. A fight shows on top of every
 phone with both totals and the fighter's move; an offer reaches the helper as a banner with
 Accept right there; a refused tap far down the page shows its alert inside the screen; a tap

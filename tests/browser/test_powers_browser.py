@@ -1,4 +1,4 @@
-"""A class power and a Bad Stuff done by hand, on a phone (issue 13): the Warrior berserks from
+"""A class power and a Bad Stuff done by hand, on a phone: the Warrior berserks from
 the fight on her screen, her strength and hand follow; caught by Net Troll, whose Bad Stuff
 needs the table's choice, she finds the card's words on her sheet and marks it done."""
 

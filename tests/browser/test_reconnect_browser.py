@@ -1,4 +1,4 @@
-"""A phone that loses the network (issue 25, item 1): it knows it is cut off and says so until
+"""A phone that loses the network: it knows it is cut off and says so until
 it is back; on reconnect it catches up at once, without a reload; a tap made while cut off is
 never dropped: it waits on screen and is sent when the phone is back, or, when the game moved
 meanwhile, asks before it is sent. Two phones, at a phone's size."""

@@ -1,4 +1,4 @@
-"""Running away explained (issue 25, item 3), on a phone: the roll needed says what makes it
+"""Running away explained, on a phone: the roll needed says what makes it
 up (the bare roll, the Halfling's penalty, the monster's bonus); a failed roll is not shown with
 a check mark. The classic Halfling follows the printing the table plays (ruling
 ``halfling-printing``): the box's -1 to run away and no second try, or the current card's

@@ -1,4 +1,4 @@
-"""Taps that cannot go wrong (issue 25, item 4), on phones: the host watching someone else's
+"""Taps that cannot go wrong, on phones: the host watching someone else's
 fight finds its moves apart, named for whose fight it is, and asked before they act; clearing
 a fight that is not decided asks first and the log says what it was; a helper already helping
 is not offered "Offer to help"; a declined bribe tells the fighter."""

@@ -1,4 +1,4 @@
-"""The character sheet on a phone (issue 3): a player rebuilds a character from the cards in
+"""The character sheet on a phone: a player rebuilds a character from the cards in
 front of them, sees the gear bonus and combat strength follow, sells items for a level on
 their own turn, meets the rules' refusals (with citation) and dies."""
 

@@ -1,4 +1,4 @@
-"""The table screen through a game to its end (issue 25, item 6): at 1280x720 and 1920x1080 it
+"""The table screen through a game to its end: at 1280x720 and 1920x1080 it
 fits the screen without scrolling (the level race's legend included), shows each player's race
 and class, its join QR never covers the latest log lines, and the QR leaves once the game is won."""
 

@@ -1,4 +1,4 @@
-"""A seat that taps faster than anyone plays (issue 22): the page says so in a toast that goes
+"""A seat that taps faster than anyone plays: the page says so in a toast that goes
 by itself once the wait is over, and the tap changed nothing."""
 
 from __future__ import annotations

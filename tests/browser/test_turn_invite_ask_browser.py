@@ -1,4 +1,4 @@
-"""Issue 25 (item 7 and the extras), played on two phones: the host creates a game and sees the
+"""The start of a game and the header, played on two phones: the host creates a game and sees the
 invite first, with the way on to the game right under it; a friend scans it and sits down; the
 host ends the turn from whatever tab they are on (the header holds the button on every tab);
 the ask-the-rules box is folded into one button at the top, one tap from open."""

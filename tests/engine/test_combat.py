@@ -366,7 +366,7 @@ def test_a_not_female_item_gives_a_female_character_nothing():
 
 def test_an_elves_only_one_shot_counts_for_an_elf_helper_whoever_played_it():
     # An "if Elf" potion (Yuppie Water) counts its bonus once for the players' side when the
-    # one it is for is an Elf, or else the other player on the side is (issue 13): at a table
+    # one it is for is an Elf, or else the other player on the side is: at a table
     # the one it is for is whoever played it.
     elf_potion = {"kind": "one-shot", "name": "Elf Brew", "bonus": 0,
                   "effects": [{"stat": "strength", "value": 3, "if": {"race": "elf"}}]}

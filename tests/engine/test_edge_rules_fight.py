@@ -1,4 +1,4 @@
-"""The fight's edge cases a real table hits (issue 13), each named by its rulebook section,
+"""The fight's edge cases a real table hits, each named by its rulebook section,
 and the publisher's later rulings a table may choose (variant ``official_updates``)."""
 
 from __future__ import annotations
@@ -303,7 +303,7 @@ def test_yuppie_water_counts_for_an_elf_helper_whoever_plays_it():
     assert g.view["helper_strength"] == 1 + 2
 
 
-# --- the fight's words (issue 13, a played game) -------------------------------------------
+# --- the fight's words, over a played game ------------------------------------------------
 
 def test_a_lost_fight_says_who_was_caught_and_who_died():
     g = Game("classic")

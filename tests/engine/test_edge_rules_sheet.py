@@ -1,4 +1,4 @@
-"""Edge cases of the character sheet a real table hits (issue 13): item curses, an ex-Dwarf's
+"""Edge cases of the character sheet a real table hits: item curses, an ex-Dwarf's
 Big items, the Halfling's double sale, No Value items, a classic Half-Breed's human half,
 one-shots on the table, and what a dead player's sheet says. Each test names its rulebook
 section."""

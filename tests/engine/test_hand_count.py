@@ -1,4 +1,4 @@
-"""The hand count follows what the app knows (issue 25, item 5): treasures won go into hands,
+"""The hand count follows what the app knows: treasures won go into hands,
 a card played from the hand leaves it, Charity and death set it, a dead player's new hand
 comes on their next turn; it never goes below 0. Correcting it by hand writes no log line.
 Each test names the rule it follows (``companion/engine/hand.py`` lists where each is applied).

@@ -1,4 +1,4 @@
-"""House cards as rules (issue 22): the host, or the seat that added a card, takes it off the
+"""House cards as rules: the host, or the seat that added a card, takes it off the
 table (ruling owner-last-word: the game's owner has the last word on house rules), and a
 table's house cards stay within a bound, refused clearly before they could jam the game."""
 

@@ -1,4 +1,4 @@
-"""Two seats never have names that look the same (issue #22, item 5).
+"""Two seats never have names that look the same.
 
 Names are compared by their confusable skeleton (Unicode UTS #39), after the invisible
 characters (default-ignorable code points: U+034F, variation selectors, zero-width joiners and
@@ -17,7 +17,7 @@ from companion.engine.state import DEFAULT_IGNORABLE, clean_name
 
 from .driver import Game
 
-# The issue's four: a Cyrillic А, a Greek Α, U+034F COMBINING GRAPHEME JOINER and U+FE0F
+# Four lookalikes once let through: a Cyrillic А, a Greek Α, U+034F COMBINING GRAPHEME JOINER and U+FE0F
 # VARIATION SELECTOR-16 inside the name.
 ISSUE_LOOKALIKES = ["\u0410nn", "\u0391nn", "A\u034fnn", "An\ufe0fn"]
 

@@ -1,5 +1,5 @@
-"""Issue 24: the classic monsters whose rules were only in words are conditions the fight applies
-(or a choice it offers), one test per card, played through ``engine.apply`` with the catalog's
+"""The classic monsters whose rules were only in words are conditions the fight applies (or a
+choice it offers), one test per card, played through ``engine.apply`` with the catalog's
 own cards. Every ``fight_rules`` word of the card files has a check here (as
 tests/test_catalog_effects.py does for ``effects``)."""
 

@@ -1,4 +1,4 @@
-"""Race and class powers as actions (issue 13): each power is accepted when the rules allow it
+"""Race and class powers as actions: each power is accepted when the rules allow it
 and refused, with its rule, out of its time, over its limit, or with too few cards."""
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
-"""Rulings the arbiter gives that the engine now enforces too (issue 24): the arbiter and the
-engine say the same thing, and a refusal names the ruling it follows.
+"""Rulings the arbiter gives that the engine enforces too: the arbiter and the engine say the
+same thing, and a refusal names the ruling it follows.
 
 Each test reads like the ruling: a curse's pick freezes the worn items; a classic Half-Breed on
 one race keeps that race's advantages and none of its drawbacks (the card); the Wizard's Flight

@@ -185,7 +185,7 @@ def test_the_fight_result_the_ledger_helpers_bribes_and_breakdown_are_translated
     texts = {render(s) for s in found}
     # each kind of said the fight puts into the public state shows up at least once
     assert any(t.startswith("Ann wins (") for t in texts)
-    # a lost fight's result says what became of each runner (issue 13)
+    # a lost fight's result says what became of each runner
     assert "The fight is over: Ann was caught by OGRE, GHOST, IMP, DEATH and died." in texts
     assert "The fight is over: Ann got away." in texts
     assert "Deal kept: Ann pays Bob: 1 treasure (fighter picks first) and CLOAK (400 gold)" in texts
