@@ -19,7 +19,7 @@ from .action_models import parse_action
 from .cards import CardResolver
 from .core import AFTER_WIN, CHECKS, REDUCERS, STRANGERS_MAY, Actor, Context
 from .errors import BadAction, Forbidden, RuleViolation
-from .frozen import SharedWrite, copy_state, cow_root, is_frozen
+from .frozen import copy_state
 from .rules import TableRules
 from .state import name_of
 from .words import N_
@@ -43,7 +43,7 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
     and choices are checked, what is left to the reducer are the rules of the game.
 
     The action's check (``core.CHECKS``) runs first, on ``state`` itself (read only): every
-    refusal of a type with a check comes from there, and its reducer only changes the copy.
+    refusal comes from there, and the reducer only changes the copy.
     """
     action, ctx = _prepare(state, action, actor, resolve, rng)
     kind = action.type
@@ -61,16 +61,8 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
 def verdict(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | None = None,
             rng: random.Random | None = None) -> None:
     """Raise the refusal ``apply`` would raise, or return None: the check alone, no copy and no
-    change (python-chess's ``is_legal``). A type with no check of its own yet (``UNCHECKED``)
-    is tried with ``apply`` on a copy-on-write view of ``state``."""
+    change (python-chess's ``is_legal``)."""
     action, ctx = _prepare(state, action, actor, resolve, rng)
-    if action.type not in CHECKS:
-        try:
-            apply(cow_root(state) if is_frozen(state) else state, action, actor,
-                  resolve=ctx.resolve, rng=ctx.rng)
-        except SharedWrite:  # the reducer wrote where the view had not copied: a plain copy
-            apply(state, action, actor, resolve=ctx.resolve, rng=ctx.rng)
-        return
     try:
         _refuse(state, action, actor, ctx)
     except RuleViolation as violation:
@@ -97,14 +89,7 @@ def _refuse(state: dict, action: Any, actor: Actor, ctx: Context) -> None:
         names = ", ".join(name_of(state, w) for w in state["winners"])
         raise RuleViolation("game-over", N_("%(names)s already won"), names=names,
                             players=list(state["winners"]))
-    found = CHECKS.get(action.type)
-    if found is not None:
-        found(state, action, actor, ctx)
-
-
-def unchecked() -> set[str]:
-    """The action types whose refusals still come from their reducer (no check of their own)."""
-    return set(REDUCERS) - set(CHECKS)
+    CHECKS[action.type](state, action, actor, ctx)
 
 
 def check(state: dict, action: Any, actor: Actor, **kwargs) -> dict:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .. import character, dice, powers, sheet
 from ..action_models import RemoveMonsterAction, RunAwayAction, UsePowerAction
-from ..core import REDUCERS, Context, in_fight, own, reducer
+from ..core import CHECKS, REDUCERS, Context, checks, in_fight, own, reducer
 from ..errors import BadAction, RuleViolation
 from ..powers import Power
 from ..public import combat_view
@@ -42,8 +42,22 @@ FIELDS = {
 COMMON = {"type", "player", "power", "from_hand", "from_play"}
 
 
-@reducer("use_power")
-def _use_power(state, action, actor, ctx):
+@checks("use_power")
+def _use_power_check(state, action, actor, ctx):
+    """The power's rules in order (``_ready``), then what its effect would refuse: the roll a
+    Flight goes on, the item a theft names, the monster a charm sends away."""
+    player, power, target, monster, after_fail = _ready(state, action, actor, ctx)
+    if after_fail:
+        _check_flight_roll(state, player, monster, action)
+    if power.effect == "theft":
+        _check_theft(player, target, action, ctx)
+    if power.effect == "charm":
+        CHECKS["remove_monster"](state, RemoveMonsterAction(type="remove_monster", monster=monster), actor, ctx)
+
+
+def _ready(state: dict, action: UsePowerAction, actor, ctx: Context) -> tuple:
+    """(the player, the power, its target, the monster, whether Flight waits for a failed
+    roll), or the refusal: who has the power, when, its limit and its cost (read only)."""
     player = own(state, action, actor)
     power = powers.get(ctx.edition.id, action.power)
     if power is None:
@@ -71,6 +85,14 @@ def _use_power(state, action, actor, ctx):
     monster = _timing(state, power, player, target, action, after_fail)
     hand, play = _cost(power, player, action)
     _limit(state, power, player, target, monster, hand + len(play))
+    return player, power, target, monster, after_fail
+
+
+@reducer("use_power")
+def _use_power(state, action, actor, ctx):
+    # The same values the check worked out (it passed, so nothing here refuses).
+    player, power, target, monster, after_fail = _ready(state, action, actor, ctx)
+    hand, play = _cost(power, player, action)
     if after_fail:  # the die first: the cards are discarded only after a failed roll
         roll, waiting = _flight_roll(state, power, player, monster, action, ctx)
         if roll is not None:  # it escapes on the die alone: nothing discarded
@@ -397,7 +419,7 @@ def _effect(state, power, player, target, monster, paid, action, actor, ctx) -> 
     if effect == "charm":
         # The monster leaves as the remove_monster action takes it, with its rules.
         charmed = RemoveMonsterAction(type="remove_monster", monster=monster)
-        return [REDUCERS["remove_monster"](state, charmed, actor, ctx)]
+        return [REDUCERS["remove_monster"](state, charmed, actor, ctx)]  # its check: ours
     if effect == "theft":
         return _theft(state, power, player, target, action, ctx)
     if effect == "resurrection":
@@ -413,27 +435,46 @@ def _flight_roll(state, power, player, monster, action, ctx) -> tuple[int | None
     action gives, or the app's roll. Returns ``(roll, None)`` when that roll escapes on its
     own (no card is discarded then; a die result that escapes is refused), else
     ``(None, failed)`` with ``failed`` = ``{"roll", "waiting"}``."""
-    waiting = next((e for e in state["combat"]["escapes"] if e["player"] == player["id"]
-                    and e["monster"] == monster and e.get("second_try")), None)
+    waiting = _waiting_roll(state, player, monster)
+    if waiting is not None:
+        return None, {"roll": waiting["roll"], "waiting": waiting}
+    given = action.roll
+    # the app's die is the run-away roll's own (rule undo-keeps-rolls): the same die run_away gives
+    roll = given if given is not None else dice.die(state, ctx, "run_away", player["id"], monster, 1)
+    if _escapes(state, player, monster, roll):  # only the app's die here (the check refused a given one)
+        return roll, None
+    return None, {"roll": roll, "waiting": None}
+
+
+def _waiting_roll(state: dict, player: dict, monster: int) -> dict | None:
+    return next((e for e in state["combat"]["escapes"] if e["player"] == player["id"]
+                 and e["monster"] == monster and e.get("second_try")), None)
+
+
+def _escapes(state: dict, player: dict, monster: int, roll: int) -> dict | None:
+    """The escape row of ``player`` from ``monster`` when ``roll`` gets away on its own."""
+    row = next(e for e in combat_view(state, helpers=False)["escape"]
+               if e["player"] == player["id"] and e["monster"] == monster)
+    return row if row.get("auto") or roll >= row["needs"] else None
+
+
+def _check_flight_roll(state: dict, player: dict, monster: int, action: UsePowerAction) -> None:
+    """Flight's cards go on a failed roll (rule ``wizard-flight-timing``): a die result the
+    action gives must be the failed roll waiting, or one that fails."""
+    waiting = _waiting_roll(state, player, monster)
     if waiting is not None:
         if action.roll not in (None, waiting["roll"]):
             raise RuleViolation("wizard-flight-timing", N_("%(name)s already rolled %(roll)s against that "
                                                       "monster: Flight's cards go on that roll"),
                                 name=player["name"], sex=player.get("sex"), roll=waiting["roll"])
-        return None, {"roll": waiting["roll"], "waiting": waiting}
-    given = action.roll
-    # the app's die is the run-away roll's own (rule undo-keeps-rolls): the same die run_away gives
-    roll = given if given is not None else dice.die(state, ctx, "run_away", player["id"], monster, 1)
-    row = next(e for e in combat_view(state, helpers=False)["escape"]
-               if e["player"] == player["id"] and e["monster"] == monster)
-    if row.get("auto") or roll >= row["needs"]:
-        if given is not None:
+        return
+    if action.roll is not None:
+        row = _escapes(state, player, monster, action.roll)
+        if row is not None:
             raise RuleViolation("wizard-flight-timing", N_("a roll of %(roll)s escapes already (needs "
                                                       "%(needs)s): Flight's cards are discarded only "
                                                       "after a failed roll"),
-                                roll=roll, needs=row["needs"])
-        return roll, None
-    return None, {"roll": roll, "waiting": None}
+                                roll=action.roll, needs=row["needs"])
 
 
 def _flight_after_fail(state, power, player, monster, paid, roll, failed, action, actor, ctx) -> list:
@@ -453,13 +494,18 @@ def _flight_after_fail(state, power, player, monster, paid, roll, failed, action
                  bonus=bonus), ran]
 
 
-def _theft(state, power, player, target, action, ctx) -> list:
-    entry = find_card(target, action.item, "item")
-    card = entry["card"]
+def _check_theft(player: dict, target: dict, action: UsePowerAction, ctx: Context) -> None:
+    """Only a Small item is stolen, one the thief could use."""
+    card = find_card(target, action.item, "item")["card"]
     if card.get("kind") != "item" or card.get("big"):
         raise RuleViolation("power-theft-small-item", N_("%(card)s is not a Small item"),
                             card=card.get("name", "?"))
     character.check_play(player, card, ctx.edition)
+
+
+def _theft(state, power, player, target, action, ctx) -> list:
+    entry = find_card(target, action.item, "item")
+    card = entry["card"]
     if power.roll_needs:
         roll = action.roll
         if roll is None:  # the same die after an undo (rule undo-keeps-rolls)

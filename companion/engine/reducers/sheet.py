@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .. import character, looting, sheet
 from . import divine
-from ..core import Context, checks, in_fight, level_event, own, reducer, set_level
+from ..core import Context, check_level, checks, in_fight, level_event, own, reducer, set_level
 from ..errors import BadAction, Forbidden, RuleViolation
 from ..death import kill
 from ..hand import add_to_hand, card_source, take_from_hand
@@ -64,19 +64,32 @@ def _end_looting_if_done(state: dict, body: dict) -> None:
         looting.close(state, body)
 
 
+@checks("play")
+def _play_check(state, action, actor, ctx):
+    target = find_player(state, action.player)
+    card = ctx.card(state, action.card)
+    _check_put(state, target, card, actor, ctx)
+    check_card_leaves(state, action, card, *_leaves(state, action, card, target, actor))
+
+
 @reducer("play")
 def _play(state, action, actor, ctx):
     target = find_player(state, action.player)
     card = ctx.card(state, action.card)
     happened = _put(state, target, card, actor, ctx)
-    # What a table mostly means: a card comes from the hand, but for a curse on oneself
-    # (the door just kicked open: ruling curse-from-door) and Divine Intervention (played
-    # as soon as it is drawn), which come from the door.
+    card_leaves(state, action, card, *_leaves(state, action, card, target, actor))
+    return happened
+
+
+def _leaves(state: dict, action, card: dict, target: dict, actor) -> tuple[dict | None, str]:
+    """(whose hand or pick the played card leaves, where it comes from unless said). What a
+    table mostly means: a card comes from the hand, but for a curse on oneself (the door just
+    kicked open: ruling curse-from-door) and Divine Intervention (played as soon as it is
+    drawn), which come from the door."""
     from_door = (divine.is_divine_intervention(card)
                  or (card["kind"] == "curse" and actor.player == target["id"]))
     holder = target if card_source(action, "door") == "body" else _hand_of(state, card, target, actor)
-    card_leaves(state, action, card, holder, "door" if from_door else "hand")
-    return happened
+    return holder, "door" if from_door else "hand"
 
 
 def _hand_of(state: dict, card: dict, target: dict, actor) -> dict | None:
@@ -90,8 +103,8 @@ def _hand_of(state: dict, card: dict, target: dict, actor) -> dict | None:
     return target
 
 
-def _put(state: dict, target: dict, card: dict, actor, ctx: Context) -> dict:
-    """The card goes where its kind goes; the event says what it did."""
+def _check_put(state: dict, target: dict, card: dict, actor, ctx: Context) -> None:
+    """Whether the card may go where its kind goes (read only)."""
     kind = card["kind"]
     # A curse or a Go Up a Level may be played on anyone; everything else goes in front of
     # its owner, so only that player (or the host) may put it there.
@@ -99,13 +112,10 @@ def _put(state: dict, target: dict, card: dict, actor, ctx: Context) -> dict:
         raise Forbidden(N_("Only %(name)s or the host can put cards in front of %(name)s."),
                         name=target["name"], sex=target["sex"])
     if kind == "go-up-a-level":
-        old = target["level"]
-        set_level(state, target, old + card.get("levels", 1), "card", ctx.rules)
-        return level_event(target, old, "card", card["name"])  # the card names itself
-    if kind == "curse":
-        return _curse(state, target, card, ctx)
-    if divine.is_divine_intervention(card):
-        return divine.play(state, card, ctx)
+        check_level(state, target, target["level"] + card.get("levels", 1), "card", ctx.rules)
+        return
+    if kind == "curse" or divine.is_divine_intervention(card):
+        return
     fighting = in_fight(state) and state["combat"]["fighter"] == target["id"]
     # A one-shot may lie on the table in front of its owner, to be sold or played later
     # (Tails, One-Shot Treasures); in the owner's own fight it goes straight into the fight.
@@ -123,6 +133,19 @@ def _put(state: dict, target: dict, card: dict, actor, ctx: Context) -> dict:
                                                     "may play a new race or class"),
                             turn=on_turn["name"], sex=on_turn["sex"])
     character.check_play(target, card, ctx.edition)
+
+
+def _put(state: dict, target: dict, card: dict, actor, ctx: Context) -> dict:
+    """The card goes where its kind goes (``_check_put`` said it may); the event says what it did."""
+    kind = card["kind"]
+    if kind == "go-up-a-level":
+        old = target["level"]
+        set_level(state, target, old + card.get("levels", 1), "card", ctx.rules)
+        return level_event(target, old, "card", card["name"])  # the card names itself
+    if kind == "curse":
+        return _curse(state, target, card, ctx)
+    if divine.is_divine_intervention(card):
+        return divine.play(state, card, ctx)
     entry = {"iid": next_id(state), "card": card}
     if kind in ("item", "one-shot"):
         # While a curse's pick waits, worn items stay as they are (rule curse-no-swap): a new
@@ -257,8 +280,8 @@ event_words("sell_with_hand", N_("%(name)s sells %(cards)s and cards from the ha
                                  "level %(old)s to %(new)s"))
 
 
-@reducer("sell")
-def _sell(state, action, actor, ctx):
+@checks("sell")
+def _sell_check(state, action, actor, ctx):
     player = own(state, action, actor)
     iids = action.instances
     if len(set(iids)) != len(iids):
@@ -277,6 +300,17 @@ def _sell(state, action, actor, ctx):
         if doubled not in iids:
             raise BadAction(N_("The item sold at double price must be one of the items sold."))
         sheet.check_double_sale(state, player, find_card(player, doubled, "doubled"), ctx.edition)
+    sale = sheet.sale(player, entries, ctx.edition, hand_gold=hand_gold, doubled=doubled)
+    # A sale always buys a level (less than a level's gold is refused) and never the winning one.
+    check_level(state, player, player["level"] + sale["levels"], "sell", ctx.rules)
+
+
+@reducer("sell")
+def _sell(state, action, actor, ctx):
+    player = find_player(state, action.player)
+    iids, hand_gold, doubled = action.instances, action.hand_gold, action.doubled
+    entries = [find_card(player, iid, "instances") for iid in iids]
+    if doubled is not None:
         player["doubled_sale_turn"] = state.get("turn_count", 0)
     sale = sheet.sale(player, entries, ctx.edition, hand_gold=hand_gold, doubled=doubled)
     # The cards sold from the hand leave it: as many as from_hand says, else one (the gold
@@ -284,7 +318,6 @@ def _sell(state, action, actor, ctx):
     sold_from_hand = action.from_hand
     take_from_hand(player, (1 if hand_gold else 0) if sold_from_hand is None else sold_from_hand)
     old = player["level"]
-    # A sale always buys a level (less than a level's gold is refused) and never the winning one.
     set_level(state, player, old + sale["levels"], "sell", ctx.rules)
     sold = {e["iid"] for e in entries}
     player["cards"] = [c for c in player["cards"] if c["iid"] not in sold]
