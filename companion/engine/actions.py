@@ -59,10 +59,12 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
 
 
 def verdict(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | None = None,
-            rng: random.Random | None = None) -> None:
+            rng: random.Random | None = None, memo: dict | None = None) -> None:
     """Raise the refusal ``apply`` would raise, or return None: the check alone, no copy and no
-    change (python-chess's ``is_legal``)."""
+    change (python-chess's ``is_legal``). ``memo``: shared by the checks of this same state
+    (``Context.memo``), which nobody may change meanwhile."""
     action, ctx = _prepare(state, action, actor, resolve, rng)
+    ctx.memo = memo
     try:
         _refuse(state, action, actor, ctx)
     except RuleViolation as violation:

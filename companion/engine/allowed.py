@@ -264,8 +264,9 @@ class _Checker:
 
     def __init__(self, state: dict, actor: Any):
         self.state, self.actor = state, actor
-        self.rng = random.Random(0)
+        self.rng = random.Random(0)  # never rolled: a check reads, the dice are the reducers''
         self.resolved: dict[str, dict] = {}
+        self.memo: dict = {}  # what the checks of this (frozen) state share: its computed fight
         self.lock = threading.Lock()
 
     def resolve(self, spec: Any, house_cards: list) -> dict:
@@ -292,8 +293,8 @@ class _Checker:
 
     def _check(self, action: dict) -> str | None:
         try:
-            self.rng.seed(0)  # the same verdict whatever order the candidates are asked in
-            actions.verdict(self.state, action, self.actor, resolve=self.resolve, rng=self.rng)
+            actions.verdict(self.state, action, self.actor, resolve=self.resolve, rng=self.rng,
+                            memo=self.memo)
         except RuleViolation as violation:
             return violation.rule
         except EngineError:

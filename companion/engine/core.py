@@ -74,6 +74,9 @@ class Context:
     rules: TableRules
     resolve: CardResolver
     rng: random.Random
+    # What the checks of one unchanging state share (``allowed``: one frozen state, many
+    # candidates), e.g. its computed fight; None in ``apply``, whose reducer changes the state.
+    memo: dict | None = None
 
     @property
     def edition(self) -> Edition:

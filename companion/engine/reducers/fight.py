@@ -20,6 +20,17 @@ from .sheet import card_leaves, check_card_leaves, find_one_shot, one_shot_card,
 event_words("fight", N_("%(name)s fights %(monster)s (level %(level)s)"))
 
 
+def fight_view(state: dict, ctx: Context) -> dict:
+    """The computed fight (``combat_view`` without the helper finder), worked out once for
+    all the checks sharing ``ctx.memo`` (one unchanging state), else afresh."""
+    if ctx.memo is None:
+        return combat_view(state, helpers=False)
+    found = ctx.memo.get("fight")
+    if found is None or found[0] is not state:
+        found = ctx.memo["fight"] = (state, combat_view(state, helpers=False))
+    return found[1]
+
+
 @checks("fight")
 def _start_fight_check(state, action, actor, ctx):
     player = own(state, action, actor)
@@ -142,7 +153,7 @@ event_words("remove_monster", N_("%(monster)s is removed from the fight "
 def _remove_monster_check(state, action, actor, ctx):
     """``monster`` is an index of the computed fight (a Mate's copy is one), still in it."""
     open_fight(state, ctx)
-    view = combat_view(state, helpers=False)
+    view = fight_view(state, ctx)
     index = monster_index(action.monster, len(view["monsters"]))
     if view["monsters"][index]["gone"]:
         raise BadAction(N_("That monster has left the fight."))
@@ -250,8 +261,7 @@ def _help_check(state, action, actor, ctx):
         raise RuleViolation("helper-limit", N_("%(name)s is already helping"), name=player["name"], sex=player.get("sex"))
     fighter = find_player(state, fight["fighter"])
     if forced:
-        deals.check_forced(state, fight, player, ctx.rules,
-                           combat_view(state, helpers=False)["for_the_win"])
+        deals.check_forced(state, fight, player, ctx.rules, fight_view(state, ctx)["for_the_win"])
     elif not actor.may_act_for(fighter["id"]):
         # Offered from the helper's own phone: the fighter decides whether to take it
         # (every edition, Asking For Help; ruling help-needs-fighter).
@@ -344,8 +354,7 @@ def _stop_helping_check(state, action, actor, ctx):
     helper = find_player(state, fight["helper"])
     if not actor.may_act_for(helper["id"]) and actor.player != fight["fighter"]:
         raise Forbidden(N_("Only the helper, the fighter or the host can end the help."))
-    deals.check_leave(state, fight, helper, ctx.rules,
-                      combat_view(state, helpers=False)["for_the_win"])
+    deals.check_leave(state, fight, helper, ctx.rules, fight_view(state, ctx)["for_the_win"])
 
 
 @reducer("stop_helping")
@@ -456,7 +465,7 @@ def use_up(state: dict, fight: dict) -> None:
 
 @checks("run_away")
 def _run_away_check(state, action, actor, ctx):
-    check_run_away(state, action, actor)
+    check_run_away(state, action, actor, ctx)
 
 
 @reducer("run_away")
@@ -465,11 +474,11 @@ def _run_away(state, action, actor, ctx):
     return run_away(state, action, actor, ctx)
 
 
-def check_run_away(state: dict, action: RunAwayAction, actor) -> tuple[dict, dict, int, dict | None]:
+def check_run_away(state: dict, action: RunAwayAction, actor, ctx: Context) -> tuple[dict, dict, int, dict | None]:
     """Whether ``action.player`` may roll against that monster now (read only): (the runner,
     the computed fight, the monster's index, the failed roll waiting for a second try)."""
     fight = current_fight(state)
-    player, view, index = _runner_and_monster(state, fight, action, actor)
+    player, view, index = _runner_and_monster(state, fight, action, actor, ctx)
     waiting = next((e for e in fight["escapes"] if e["player"] == player["id"] and e["monster"] == index
                     and e.get("second_try")), None)
     if waiting is not None:
@@ -493,7 +502,7 @@ def run_away(state: dict, action: RunAwayAction, actor, ctx: Context, *, second_
     try waits after it and the monster's on_flee steps, paid with the first roll, are not
     paid again."""
     fight = state["combat"]
-    player, view, index, waiting = check_run_away(state, action, actor)
+    player, view, index, waiting = check_run_away(state, action, actor, ctx)
     # The app's dice for this roll are the fight's (rule undo-keeps-rolls): undone and made
     # again, the same roll, and the same Bad Stuff die after it.
     which = ("run_away", player["id"], index, 2 if second_try else 1)
@@ -504,7 +513,8 @@ def run_away(state: dict, action: RunAwayAction, actor, ctx: Context, *, second_
     return _escape_roll(state, fight, view, player, index, roll, action, ctx, second_try)
 
 
-def _runner_and_monster(state: dict, fight: dict, action: RunAwayAction, actor) -> tuple[dict, dict, int]:
+def _runner_and_monster(state: dict, fight: dict, action: RunAwayAction, actor,
+                        ctx: Context) -> tuple[dict, dict, int]:
     """(the player who runs, the computed fight, the monster's index): a runner of a lost
     fight, from a monster still in it."""
     if fight["stage"] != "running":
@@ -513,7 +523,7 @@ def _runner_and_monster(state: dict, fight: dict, action: RunAwayAction, actor) 
     player = own(state, action, actor)
     if player["id"] not in (fight["fighter"], fight.get("helper")):
         raise BadAction(N_("%(name)s is not in this fight."), name=player["name"], sex=player.get("sex"))
-    view = combat_view(state, helpers=False)
+    view = fight_view(state, ctx)
     if player["id"] not in _runners(state, fight, view):
         raise RuleViolation(deals.FORCED_HELP_RULE,
                             N_("%(name)s was made to help in a fight for the win, which does not "
@@ -660,8 +670,7 @@ def _sacrifice_ally_check(state, action, actor, ctx):
     if not ctx.edition.allies:
         raise RuleViolation("no-allies-in-edition", N_("%(edition)s has no allies"),
                             edition=ctx.edition.name)
-    if fight["stage"] != "running" or player["id"] not in _runners(
-            state, fight, combat_view(state, helpers=False)):
+    if fight["stage"] != "running" or player["id"] not in _runners(state, fight, fight_view(state, ctx)):
         raise RuleViolation("ally-sacrifice-escape", N_("an ally is sacrificed instead of a run-away roll"))
     ally = next((c for c in player["cards"] if c["card"]["kind"] == "ally"), None)
     if ally is None:

@@ -7,6 +7,7 @@ from ..core import checks, current_fight, own, reducer
 from ..errors import BadAction, RuleViolation
 from ..public import combat_view
 from ..state import find_player
+from .fight import fight_view
 from ..words import N_, event, event_words
 
 event_words("offer", N_("%(name)s offers %(to_name)s: %(terms)s"))
@@ -17,7 +18,7 @@ def _offer_check(state, action, actor, ctx):
     fight = current_fight(state)
     if not actor.may_act_for(fight["fighter"]):
         raise RuleViolation("bribe-fighter-only", N_("only the player in the fight offers a bribe"))
-    deals.make_offer(state, fight, action, combat_view(state, helpers=False))  # refuses a bad one
+    deals.make_offer(state, fight, action, fight_view(state, ctx))  # refuses a bad one
 
 
 @reducer("offer")
