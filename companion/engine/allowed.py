@@ -264,7 +264,7 @@ class _Checker:
 
     def __init__(self, state: dict, actor: Any):
         self.state, self.actor = state, actor
-        self.rng = random.Random(0)  # never rolled: a check reads, the dice are the reducers''
+        self.rng = random.Random(0)  # never rolled: a check reads, only reducers roll dice
         self.resolved: dict[str, dict] = {}
         self.memo: dict = {}  # what the checks of this (frozen) state share: its computed fight
         self.lock = threading.Lock()
