@@ -16,6 +16,9 @@ Keys added beyond ENGINE.md's table (all optional):
 - ``copies``: how many copies of the card the set's decks hold (catalog data only).
 - ``unknown``: fact keys the sources do not give (e.g. ``["level"]``); they are left out of
   the card rather than invented, and no default is filled in for them.
+- ``played_as`` (other): the action an "other" card is played through when it is not put in
+  front of a player (``play``): ``add_monster`` for the Wandering Monster, which brings a
+  monster from the hand into a fight (``add_monster``'s ``wandering``).
 """
 
 from __future__ import annotations
@@ -331,8 +334,13 @@ class GoUpALevel(_Card):
     levels: Optional[Annotated[StrictInt, Field(ge=1, le=10)]] = None
 
 
+#: The actions an "other" card may be played through instead of ``play`` (``played_as``).
+PlayedAs = Literal["add_monster"]
+
+
 class Other(_Card):
     kind: Literal["other"]
+    played_as: Optional[PlayedAs] = None
 
 
 Card = Annotated[
@@ -371,7 +379,7 @@ _DEFAULTS: dict[str, dict[str, Any]] = {
 # The order of keys in a normalized card (anything else follows in model order).
 _ORDER = ("id", "set", "name", "kind", "slug", "summary", "level", "treasures", "levels", "tags",
           "bad_stuff", "fight_rules", "bonus", "slot", "big", "gold", "requires", "mate", "duration",
-          "lose_levels", "lose_slot", "change_sex", "effects", "aka", "copies", "unknown",
+          "lose_levels", "lose_slot", "change_sex", "played_as", "effects", "aka", "copies", "unknown",
           "sources", "disagreement")
 
 # Keys whose ``None`` is a fact (gold: No Value) rather than "absent".

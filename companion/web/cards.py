@@ -131,10 +131,11 @@ def card_page(set_, name_id):
     if card is None:
         abort(404)
     card = localized_card(card, words.lang())
-    # Cards whose move the generic buttons would misname: the page says what they do.
+    # Cards whose move the generic buttons would misname: the page says what they do. The
+    # engine knows Divine Intervention; a card played through another action says so in its
+    # data (``played_as``: the Wandering Monster, ``add_monster``).
     special = ("divine-intervention" if divine.is_divine_intervention(card)
-               else "wandering-monster" if card.get("kind") == "other" and name_id == "wandering-monster"
-               else None)
+               else card.get("played_as") if card.get("kind") == "other" else None)
     context = {"card": card, "special": special, "card_names": card_names.other_names(card), "state": None, "me": None, "actor": None, "players": {}, "focus": None,
                "fight_verdict": None, "allowed": {}, "refused": {}}
     if state:
