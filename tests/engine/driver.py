@@ -32,9 +32,9 @@ on a sheet), ``g.give`` (a player plays their own and sets their hand), ``g.leve
 ``g.power`` (``g.refused_power`` expects its refusal). An undo the way the store undoes:
 ``before = g.snapshot()`` ... ``g.undo_to(before)``.
 
-Random play (the property tests here and tests/test_sections.py): ``concrete(kind, entry,
-state)`` is the action an entry of ``engine.allowed`` stands for; ``FIGHT_MOVES`` the moves
-taken more often than their share, ``STEP_CARDS`` the cards a step asks ``allowed`` about.
+Random play (the property tests): ``concrete(kind, entry, state)`` is the action an entry of
+``engine.allowed`` stands for; ``FIGHT_MOVES`` the moves taken more often than their share,
+``STEP_CARDS`` the cards a step asks ``allowed`` about.
 """
 
 from __future__ import annotations
