@@ -31,7 +31,7 @@ from . import character, sheet
 from .combat import fight_rules
 from .core import Context
 from .errors import BadAction, RuleViolation
-from .reducers.fight import end_if_no_monsters, finish_if_nobody_runs
+from .fight_end import end_if_no_monsters, finish_if_nobody_runs
 from .public import combat_view
 from .state import find_player
 from .words import N_, said
