@@ -1,4 +1,4 @@
-"""Nothing stale, nothing misleading (issue 35, items 3 and 4), on two phones as players play:
+"""Nothing stale, nothing misleading, on two phones as players play:
 a note goes once what it says is no longer so (the door was kicked open, another helper said
 yes, the fight was decided); the fight tab's boxes start empty, a placeholder in each, never a
 number that reads as a card played; the Wandering Monster's and Divine Intervention's pages say
@@ -12,7 +12,7 @@ import re
 from playwright.sync_api import expect
 
 from .conftest import shot
-from .test_sheet_browser import Table
+from .helpers import Table
 
 PHONE = {"width": 360, "height": 740}
 WIDE = {"width": 1280, "height": 720}
