@@ -14,7 +14,6 @@ from typing import Any, Iterable
 
 from .editions import Edition
 from .errors import BadAction, RuleViolation
-from .frozen import is_frozen_part
 from .words import N_, said, said_plural
 
 Card = dict[str, Any]
@@ -82,29 +81,7 @@ def player_name(player: Player) -> str | dict:
 
 def cards_of(player: Player, *kinds: str) -> list[dict]:
     """The ``{"iid", "card", "equipped"}`` entries in front of a player, of the given kinds."""
-    cards = player.get("cards", [])
-    if len(kinds) == 1 and is_frozen_part(cards):
-        return list(_by_kind(cards).get(kinds[0], ()))
-    return [e for e in cards if e["card"].get("kind") in kinds]
-
-
-KINDS_KEPT = 2048  # frozen card lists whose entries are kept sorted by kind
-_kinds: dict[int, tuple[list, dict]] = {}  # id(cards) -> (cards, {kind: entries})
-
-
-def _by_kind(cards: list) -> dict:
-    """A frozen card list's entries by kind, worked out once: a sheet asks for a player's
-    races, classes and items dozens of times, and a frozen list never changes."""
-    found = _kinds.get(id(cards))
-    if found is not None and found[0] is cards:
-        return found[1]
-    index: dict[str, list] = {}
-    for entry in cards:
-        index.setdefault(entry["card"].get("kind"), []).append(entry)
-    if len(_kinds) >= KINDS_KEPT:
-        _kinds.clear()  # a new game version's lists refill it at once
-    _kinds[id(cards)] = (cards, index)  # the list is kept with it, so its id names no other
-    return index
+    return [e for e in player.get("cards", []) if e["card"].get("kind") in kinds]
 
 
 # ---------------------------------------------------------------- races and classes
