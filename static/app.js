@@ -282,6 +282,18 @@
     if (shown && Number(shown.dataset.version) >= version) e.preventDefault();
   });
 
+  // Answers may come back out of order (a slow reply to this phone's own tap after the fetch
+  // for someone's newer change): one older than what the page shows is not put in #live. Its
+  // out-of-band parts (#notice) still go in, as htmx's "none" swap does; the page keeps the
+  // newer version it has, and a newer change still rings.
+  var ROOT_VERSION = /^\s*<div class="live"[^>]*\sdata-version="(\d+)"/;
+  document.addEventListener("htmx:beforeSwap", function (e) {
+    var d = e.detail, shown = shownVersion(), found;
+    if (!d.shouldSwap || !d.target || d.target.id !== "live" || !shown || typeof d.serverResponse !== "string") return;
+    found = ROOT_VERSION.exec(d.serverResponse);
+    if (found && Number(found[1]) < Number(shown)) d.swapOverride = "none";
+  });
+
   // The game page's sections (me, fight, table): links that work without JavaScript
   // (?tab=...), switched here in place. The choice lives on #game, outside the live part, so
   // a live update keeps it; the address keeps it for a reload.
