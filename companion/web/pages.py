@@ -17,7 +17,7 @@ from companion.engine.reach import reach as steps_accepted
 from companion.engine.state import clean_name, clean_sex
 from companion.store import NotFound
 
-from . import limits, shared, table_screen
+from . import limits, sections, shared, table_screen
 from .errors import is_htmx
 from .forms import action_from_form
 from .games import normal_code, store
@@ -205,11 +205,13 @@ def _view_context(code: str, focus: int | None = None) -> dict:
     if focus not in sheets:
         focus = me if me in players else (sheets[0] if sheets else None)
     allowed = _allowed_context(stored, actor)
-    context = {"state": state, "actor": actor, "me": me, "focus": focus, "sheets": sheets,
+    context = {"state": state, "stored": stored, "actor": actor, "me": me, "focus": focus, "sheets": sheets,
                # whose device this is, for labels only (what it may do is ``allowed``'s)
                "device_role": "host" if actor.host else "seat",
                "player": players.get(focus), "players": players, **_edition_cards(state["edition"]),
                **allowed, **_addressed_to(state, focus)}
+    context["sheet"] = lambda: sections.sheet(context)  # kept while they come out the same
+    context["powers"] = lambda: sections.powers(context)
     return context
 
 
