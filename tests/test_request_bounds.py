@@ -42,10 +42,17 @@ def crowded(client):
 
 
 def test_a_seats_moves_pause_for_the_loops_other_requests(crowded, monkeypatch):
+    # The pause comes once checking has taken PAUSE_AFTER since the last one: at 0, before
+    # every check; at an hour, never (the time is the bound, not a count of checks).
     paused = []
     monkeypatch.setattr(possible_moves, "pause", lambda: paused.append(1))
+    monkeypatch.setattr(possible_moves, "PAUSE_AFTER", 0.0)
     allowed = crowded.allowed("host")
-    assert allowed["discard"] and len(paused) >= 20, len(paused)
+    assert allowed["discard"] and len(paused) >= 200, len(paused)
+    paused.clear()
+    monkeypatch.setattr(possible_moves, "PAUSE_AFTER", 3600.0)
+    crowded.allowed("host")
+    assert not paused
 
 
 def test_a_search_of_many_house_cards_pauses_too_and_scores_a_few_names_of_each(crowded, client, monkeypatch):

@@ -50,6 +50,7 @@ from __future__ import annotations
 import json
 import random
 import threading
+import time
 from collections.abc import Mapping
 from typing import Any, Callable, Iterable
 
@@ -82,11 +83,13 @@ CARD_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 Candidate = tuple[dict, dict]  # (the params listed, extra fields the check fills in)
-# Between checks, every ``PAUSE_EVERY``: the server sets ``pause`` to give the other requests on
-# its event loop a turn (``gevent.sleep(0)``), so a seat with thousands of moves to check never
-# holds every other table's taps back; None (tests, scripts): no pause.
+# Between checks, once ``PAUSE_AFTER`` seconds of checking have passed since the last pause: the
+# server sets ``pause`` to give the other requests on its event loop a turn (``gevent.idle``), so
+# a seat with thousands of moves to check never holds every other table's taps back; None
+# (tests, scripts): no pause. By time, not by count: a check takes some microseconds now, and a
+# pause every few checks cost the server as much CPU again in switches (bench/refresh.py).
 pause: Callable[[], None] | None = None
-PAUSE_EVERY = 4
+PAUSE_AFTER = 0.002
 
 
 def allowed(state: dict, actor: Any, *, card: Any = None) -> dict[str, list[dict]]:
@@ -282,12 +285,12 @@ class _Checker:
             raise found.with_traceback(None)
         return thaw(found)
 
-    checks = 0  # checks made in this process (``pause``)
+    paused_at = time.perf_counter()  # when the last pause ended (``pause``)
 
     def __call__(self, action: dict) -> str | None:
-        _Checker.checks += 1
-        if pause is not None and _Checker.checks % PAUSE_EVERY == 0:
+        if pause is not None and time.perf_counter() - _Checker.paused_at >= PAUSE_AFTER:
             pause()  # outside the lock: another request may use this checker meanwhile
+            _Checker.paused_at = time.perf_counter()
         with self.lock:
             return self._check(action)
 
