@@ -42,6 +42,11 @@ def slugify(text: str) -> str:
     return _slug(text if type(text) is str else str(text))
 
 
+def is_divine_intervention(card: dict) -> bool:
+    """The classic Door card whose every Cleric goes up a level (reducers/divine.py plays it)."""
+    return card.get("kind") == "other" and slugify(card.get("name", "")) == "divine-intervention"
+
+
 @functools.lru_cache(maxsize=4096)  # a sheet names its races and classes dozens of times
 def _slug(text: str) -> str:
     return _NOT_SLUG.sub("-", text.lower()).strip("-")

@@ -21,6 +21,7 @@ new turn begins; what is left is discarded.
 
 from __future__ import annotations
 
+from .character import is_divine_intervention
 from .errors import BadAction, RuleViolation
 from .hand import add_to_hand
 from .state import find_player, next_looter
@@ -158,12 +159,15 @@ def bodies_for(state: dict, pid: int | None) -> list[dict]:
 def likely_source(state: dict, pid: int | None, card: dict) -> str:
     """Where a card a phone is about to play most likely came from, the choice shown first
     ("hand", "door", or "body:<dead player's id>"): a card lying on a body this seat loots
-    next comes from there; a monster outside a fight was just kicked open (the door); a
-    monster, an enhancer, a one-shot or anything else played otherwise comes from the hand."""
+    next comes from there; a monster outside a fight was just kicked open (the door), and so
+    was Divine Intervention (played as soon as it is drawn: the engine's own default for it);
+    a monster, an enhancer, a one-shot or anything else played otherwise comes from the hand."""
     for body in bodies_for(state, pid):
         if any(e["card"].get("id") == card.get("id") for e in body["cards"]):
             return f"body:{body['player']}"
     fight = state.get("combat")
     if card.get("kind") == "monster" and not (fight and fight.get("stage") == "fighting"):
+        return "door"
+    if is_divine_intervention(card):
         return "door"
     return "hand"

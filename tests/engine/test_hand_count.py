@@ -332,3 +332,15 @@ def test_a_hand_the_table_does_not_count_shows_no_charity_and_ends_the_turn_with
     assert g.p("Ann")["hand"] is None  # the public view is made, with no Charity to preview
     g("Ann", type="end_turn", player=g.ids["Ann"])
     assert g.stored_p("Ann")["hand"] is None and [p["hand"] for p in g.state["players"][1:]] == others
+
+
+def test_the_source_offered_first_is_where_the_engine_would_take_the_card_from():
+    # A phone shows first the likely source of a card: the door for a monster kicked open and
+    # for Divine Intervention (played as soon as it is drawn), the hand for the rest.
+    from companion.engine import looting
+    t = driver.Game()
+    ann = t.ids["Ann"]
+    divine = {"kind": "other", "name": "Divine Intervention"}
+    assert looting.likely_source(t.state, ann, divine) == "door"
+    assert looting.likely_source(t.state, ann, {"kind": "monster", "name": "Ogre", "level": 4}) == "door"
+    assert looting.likely_source(t.state, ann, {"kind": "one-shot", "name": "Potion", "bonus": 2}) == "hand"

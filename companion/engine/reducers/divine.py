@@ -17,8 +17,7 @@ event_words("divine_intervention_nobody", N_("%(card)s: nobody at the table is a
                                              "so nobody goes up a level"))
 
 
-def is_divine_intervention(card: dict) -> bool:
-    return card.get("kind") == "other" and character.slugify(card.get("name", "")) == "divine-intervention"
+is_divine_intervention = character.is_divine_intervention  # the card this module plays
 
 
 def play(state: dict, card: dict, ctx: Context) -> dict:
