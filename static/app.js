@@ -252,12 +252,20 @@
     if (attr === "checked") return el.checked === el.defaultChecked;
     if (attr === "value" && (el.tagName === "INPUT" || el.tagName === "TEXTAREA")) return el.value === el.defaultValue;
   }
+  // Most of the part is the same after a change (a number, a log line): a subtree whose markup
+  // equals the new one is left as it is, not walked node by node (isEqualNode, the browser's
+  // own compare, is far quicker: the swap of a phone's part at a six-player fight took 10 ms
+  // of morphing, 3 ms with it). The morph would change nothing there: a panel opened on this
+  // phone differs from the markup (its "open"), and a field edited here keeps its edit either
+  // way (keepEdit), its markup being the server's.
+  function changed(node, next) { return !node.isEqualNode(next); }
   if (window.htmx && window.Idiomorph) {
     htmx.defineExtension("keep-edits", {
       handleSwap: function (style, target, fragment) {
         if (style !== "keep-edits") return false;
         return Idiomorph.morph(target, fragment.children, {
-          morphStyle: "innerHTML", ignoreActiveValue: true, callbacks: {beforeAttributeUpdated: keepEdit}
+          morphStyle: "innerHTML", ignoreActiveValue: true,
+          callbacks: {beforeAttributeUpdated: keepEdit, beforeNodeMorphed: changed}
         });
       }
     });
