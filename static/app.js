@@ -254,8 +254,8 @@
   }
   // Most of the part is the same after a change (a number, a log line): a subtree whose markup
   // equals the new one is left as it is, not walked node by node (isEqualNode, the browser's
-  // own compare, is far quicker: the swap of a phone's part at a six-player fight took 10 ms
-  // of morphing, 3 ms with it). The morph would change nothing there: a panel opened on this
+  // own compare, is far quicker: a phone's part at a six-player fight, 441 nodes, took 5.7 ms
+  // to morph, 2.2 ms with it). The morph would change nothing there: a panel opened on this
   // phone differs from the markup (its "open"), and a field edited here keeps its edit either
   // way (keepEdit), its markup being the server's.
   function changed(node, next) { return !node.isEqualNode(next); }

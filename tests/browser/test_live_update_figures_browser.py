@@ -27,9 +27,10 @@ const now = () => performance.timeOrigin + performance.now();
 window.__muts = []; window.__rings = []; window.__swaps = [];
 new MutationObserver(() => window.__muts.push(now()))
   .observe(document, {subtree: true, childList: true, characterData: true});
-// Captured: app.js rings "live-changed" on the body, an event that does not bubble.
+// Captured, before the page's own listeners: app.js rings "live-changed" on the body (an event
+// that does not bubble), htmx's SSE extension "sse:changed" on the table screen's live part.
 document.addEventListener("live-changed", () => window.__rings.push(now()), true);
-document.addEventListener("htmx:sseMessage", () => window.__rings.push(now()), true);
+document.addEventListener("sse:changed", () => window.__rings.push(now()), true);
 document.addEventListener("htmx:beforeSwap", e => {
   const id = e.detail.target && e.detail.target.id;
   if (id !== "live" && id !== "tv-live") return;
@@ -46,13 +47,14 @@ document.addEventListener("htmx:beforeSwap", e => {
   });
 });
 """
-# Each re-fetch of a live part since t0: its first and last byte, and its size.
+# Each re-fetch of a live part since t0: when it was asked for, its first and last byte, its size.
 FETCHES = """t0 => performance.getEntriesByType("resource")
   .filter(e => /\\/(live|table)(\\?|$)/.test(e.name) && performance.timeOrigin + e.startTime >= t0)
-  .map(e => [performance.timeOrigin + e.responseStart, performance.timeOrigin + e.responseEnd, e.decodedBodySize])"""
+  .map(e => [performance.timeOrigin + e.startTime, performance.timeOrigin + e.responseStart,
+              performance.timeOrigin + e.responseEnd, e.decodedBodySize])"""
 # Every swap begun since t0 has been painted (a swap htmx was told to skip, an older answer, too).
 PAINTED = "t0 => window.__swaps.filter(s => s.start >= t0).every(s => s.painted)"
-STEPS = ("ring", "first_byte", "last_byte", "swap_start", "swap_end", "painted")
+STEPS = ("ring", "request", "first_byte", "last_byte", "swap_start", "swap_end", "painted")
 
 
 def _first_after(values, t0):
@@ -77,8 +79,8 @@ def _marks(page, t0):
     marks = {"screen": screen, "ring": _first_after(rings, t0)}
     fetches = sorted(page.evaluate(FETCHES, t0))
     if fetches:
-        marks["first_byte"], marks["last_byte"] = fetches[0][0] - t0, fetches[0][1] - t0
-        marks["bytes"] = fetches[0][2]
+        marks["request"], marks["first_byte"], marks["last_byte"] = (v - t0 for v in fetches[0][:3])
+        marks["bytes"] = fetches[0][3]
     # The swap that changed the page: the last one begun before the change was seen.
     begun = [s for s in swaps if s["start"] >= t0 and screen is not None and s["start"] - t0 <= screen]
     if begun:
@@ -144,7 +146,8 @@ def test_six_phones_and_the_table_screen_report_tap_to_screen_figures(server, br
                                   for name, ms in marks.items()},
                    # Where the time goes, from the tap (ms after it) and step by step (ms each).
                    "where": {group: {"after_the_tap": {key: spread(names, key) for key in STEPS},
-                                     "steps": {"ring_to_first_byte": between(names, "ring", "first_byte"),
+                                     "steps": {"ring_to_request": between(names, "ring", "request"),
+                                               "request_to_first_byte": between(names, "request", "first_byte"),
                                                "download": between(names, "first_byte", "last_byte"),
                                                "last_byte_to_swap": between(names, "last_byte", "swap_start"),
                                                "swap": between(names, "swap_start", "swap_end"),
