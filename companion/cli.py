@@ -635,8 +635,10 @@ def main(argv: list[str] | None = None) -> int:
     restore = commands.add_parser("restore", help="replace the database with a backup; refused "
                                   "while a server uses it (SQLite; on PostgreSQL: the pg_restore command)")
     restore.add_argument("path", help="the backup file")
-    commands.add_parser("check", help="whether the configured database answers, with the schema "
-                        "this version knows")
+    checking = ("whether a server could use the configured database: it answers, its schema is one "
+                "this version knows, and making or upgrading the tables and writing a game work for "
+                "its role (tried, then rolled back)")
+    commands.add_parser("check", help=checking, description=checking[:1].upper() + checking[1:] + ".")
     prune = commands.add_parser("prune", help="delete the games nobody changed for "
                                 "COMPANION_GAME_TTL_DAYS days (default 90); serve does it daily")
     prune.add_argument("--days", type=float, default=None, metavar="DAYS",

@@ -1,5 +1,6 @@
 """What whoever runs the server does besides serving: back up, restore, check
-(``companion backup PATH``, ``companion restore PATH``, ``companion check``).
+(``companion backup PATH``, ``companion restore PATH``, ``companion check``: whether a server
+could use the configured database, tried in a transaction that is rolled back).
 
 A running server holds a shared lock on ``<database file>.serving`` (SQLite) for as long as it
 serves; ``restore`` takes it exclusively, so it refuses while any server uses the file, and no
@@ -84,18 +85,25 @@ def backup(url: str, path: str) -> str:
     if not database.exists():
         raise OperationError(f"there is no database at {database} yet: nothing to back up")
     target = Path(path)
-    if target.exists() and target.is_dir():
+    if target.is_dir() or path.endswith(os.sep):  # a folder: a dated file in it
         target = target / f"companion-{_stamp()}.db"
+    if not target.parent.is_dir():
+        raise OperationError(f"there is no folder {target.parent} to write the backup in "
+                             f"(sudo install -d -m 0700 {shlex.quote(str(target.parent))})")
     partial = target.with_name(target.name + ".partial")
-    source = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=30)
     try:
-        copy = sqlite3.connect(partial)
+        source = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=30)
         try:
-            source.backup(copy)  # SQLite's online backup: consistent while others write
+            copy = sqlite3.connect(partial)
+            try:
+                source.backup(copy)  # SQLite's online backup: consistent while others write
+            finally:
+                copy.close()
         finally:
-            copy.close()
-    finally:
-        source.close()
+            source.close()
+    except sqlite3.Error as exc:
+        partial.unlink(missing_ok=True)
+        raise OperationError(f"cannot back up {database} to {target}: {exc}") from None
     os.replace(partial, target)  # a backup is there whole, or not at all
     games = _count_games(target)
     return f"backed up {games} game{'s' if games != 1 else ''} to {target}"
@@ -123,9 +131,22 @@ def restore(url: str, path: str) -> str:
                 live.close()
         finally:
             source.close()
+        _owned_like_its_folder(database)
     finally:
         lock.release()
     return f"restored {games} game{'s' if games != 1 else ''} from {source_path} into {database}"
+
+
+def _owned_like_its_folder(database: Path) -> None:
+    """Root restoring into a new machine's state folder makes the files root's, which the
+    service's own user (``DynamicUser``) could then only read (and the lock file not even
+    open): give them the folder's owner."""
+    if os.geteuid() != 0:
+        return
+    folder = database.parent.stat()
+    for path in (database, *(database.with_name(database.name + end) for end in ("-wal", "-shm", ".serving"))):
+        if path.exists() and (path.stat().st_uid, path.stat().st_gid) != (folder.st_uid, folder.st_gid):
+            os.chown(path, folder.st_uid, folder.st_gid)
 
 
 def _count_games(path: Path) -> int:
@@ -145,29 +166,135 @@ def _stamp() -> str:
     return datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
 
 
+CHECK_LOCK_TIMEOUT = "10s"  # PostgreSQL: how long check waits behind a server's lock before it fails
+CHECK_CODE = "~CHECK~"  # the trial game's code: no real code has "~" (CODE_ALPHABET)
+
+
 def check(url: str) -> str:
-    """The database answers, with the schema this version knows (migrating it if it is older,
-    as a server would); the line to print. ``OperationError`` otherwise."""
-    from sqlalchemy import create_engine, text
+    """Whether a server could use the database, found out without changing it. It answers;
+    its schema is one this version knows; and what a server does there works for this
+    role: making or upgrading the tables when they need it, then writing a game with a seat,
+    an event and its address's day count, changing it, notifying (PostgreSQL) and deleting
+    it. All of that runs in one transaction that is rolled back, so nothing stays; a server
+    starting meanwhile waits for it (the migration lock). The line to print; ``OperationError``
+    (one line) otherwise.
+
+    It needs nothing a server does not: on PostgreSQL the role the guide makes (the owner of
+    its database, no CREATEDB), and no file from the repository."""
+    from sqlalchemy import create_engine, inspect, text
 
     from companion.store import database_url, migrations
 
-    engine = create_engine(database_url(url))
+    backend = make_url(url).get_backend_name()
+    if backend == "sqlite":
+        database = make_url(url).database
+        if database and database != ":memory:" and not Path(database).exists():
+            return (f"there is no database at {database} yet: the first server start makes it "
+                    f"(schema {migrations.head()})")
+    connect_args: dict = {"timeout": 10} if backend == "sqlite" else {}  # behind a server's write
+    if backend == "postgresql" and "connect_timeout" not in make_url(url).query:
+        connect_args = {"connect_timeout": 10}  # a database that does not answer: a line, not a hang
+    engine = create_engine(database_url(url), connect_args=connect_args)
+    who, step = "", "connecting"
     try:
         with engine.connect() as connection:
+            if backend == "postgresql":
+                who = f" as role {connection.execute(text('SELECT current_user')).scalar()}"
+                connection.execute(text(f"SET LOCAL lock_timeout = '{CHECK_LOCK_TIMEOUT}'"))
+            step = "taking the migration lock"
+            migrations._lock(connection)  # the same lock a starting server takes
+            step = "reading the schema"
             at = migrations.current(connection)
-            games = connection.execute(text("SELECT COUNT(*) FROM game")).scalar() if at else 0
+            if at is not None and at != migrations.head() and not migrations.known(at):
+                connection.rollback()
+                raise OperationError(f"database {safe_url(url)} has schema {at}, newer than this version "
+                                     f"({migrations.head()}): install the newer version, or restore a backup")
+            legacy = at is None and "game" in inspect(connection).get_table_names()  # before migrations
+            games = connection.execute(text("SELECT COUNT(*) FROM game")).scalar() if at or legacy else 0
+            tried = []
+            if at != migrations.head():
+                step = ("making the tables" if at is None and not legacy
+                        else f"upgrading the schema from {at or 'before migrations'}")
+                _migrate(connection, at)
+                tried.append(f"making the tables (schema {migrations.head()})" if step == "making the tables"
+                             else f"upgrading the schema to {migrations.head()}")
+            step = "writing a game"
+            _rehearse_a_game(connection, notify=backend == "postgresql")
+            tried.append("writing, changing and deleting a game with a seat and an event")
+            connection.rollback()  # nothing of the above stays
+    except OperationError:
+        raise
     except Exception as exc:  # noqa: BLE001 - every failure is one line for the operator
-        raise OperationError(f"cannot use the database {safe_url(url)}: {_first_line(exc)}") from None
+        hint = ""
+        if "permission denied" in str(exc).lower() or "must be owner" in str(exc).lower():
+            hint = (" (the role must own the database and its tables, as `createdb companion "
+                    "--owner companion` makes it: deploy/README.md, section 4)")
+        raise OperationError(f"cannot use the database {safe_url(url)}{who}: {step} failed: "
+                             f"{_first_line(exc)}{hint}") from None
     finally:
         engine.dispose()
-    if at is None:
-        return f"database {safe_url(url)} answers; it is empty (the first server start makes its tables)"
-    if at != migrations.head() and not migrations.known(at):
-        raise OperationError(f"database {safe_url(url)} has schema {at}, newer than this version "
-                             f"({migrations.head()}): install the newer version, or restore a backup")
-    state = "up to date" if at == migrations.head() else f"at {at}; the next server start upgrades it to {migrations.head()}"
-    return f"database {safe_url(url)} answers: schema {state}, {games} game{'s' if games != 1 else ''}"
+    if at is None and not legacy:
+        found, next_start = "empty", " The first server start makes the tables."
+    elif at == migrations.head():
+        found, next_start = f"schema {at}, up to date, {_games(games)}", ""
+    else:
+        found, next_start = (f"schema {at or 'from before migrations'}, {_games(games)}",
+                             f" The next server start upgrades it to {migrations.head()}.")
+    return (f"database {safe_url(url)} answers{who}: {found}; tried, then rolled back: "
+            f"{', '.join(tried)}.{next_start}")
+
+
+def _games(count: int) -> str:
+    return f"{count} game{'s' if count != 1 else ''}"
+
+
+def _migrate(connection, at: str | None) -> None:
+    """What ``migrations.upgrade`` does inside its transaction, without the commit."""
+    from alembic import command
+    from sqlalchemy import inspect
+
+    from companion.store import migrations
+
+    config = migrations._config(connection)
+    if at is None and "game" in inspect(connection).get_table_names():
+        migrations._adopt_legacy(connection)
+        command.stamp(config, migrations.BASELINE)
+    command.upgrade(config, "head")
+
+
+def _rehearse_a_game(connection, *, notify: bool) -> None:
+    """A tap's statements on a trial game (the server's own: insert, compare-and-swap update,
+    event, seat, the address's day count, notify), then what ``prune`` deletes. The caller
+    rolls it all back."""
+    from datetime import datetime, timezone
+
+    from sqlalchemy import delete, insert
+
+    from companion.store.tables import (_COUNT_ADDRESS_BYTES, _INSERT_EVENT, _NOTIFY, AddressDay, Event,
+                                        Game, Seat, _write_game)
+
+    now = datetime.now(timezone.utc)
+    game_id = connection.execute(insert(Game.__table__).values(
+        code=CHECK_CODE, edition="classic", version=0, state="{}", house_cards="[]",
+        host_token_hash="companion-check", log_bytes=0, compacted_below=0, created_by="companion-check",
+        created_at=now, updated_at=now)).inserted_primary_key[0]
+    connection.execute(insert(Seat.__table__).values(game_id=game_id, player_id=1,
+                                                     token_hash="companion-check"))
+    swapped = connection.execute(_write_game(True, True), {
+        "w_id": game_id, "w_version": 0, "w_state": "{}", "w_house": "[]", "w_next": 1, "w_at": now,
+        "w_added": 1, "w_room": 1_000_000})
+    if swapped.rowcount != 1:
+        raise RuntimeError("the trial game's compare-and-swap update changed no row")
+    connection.execute(_INSERT_EVENT, dict(game_id=game_id, version=1, kind="action", actor_player=1,
+                                           actor_host=False, action="{}", data="{}", state_before="[]",
+                                           undone=False, created_at=now))
+    connection.execute(_COUNT_ADDRESS_BYTES, {"id": game_id, "day": now.strftime("%Y-%m-%d"), "added": 1})
+    if notify:  # sent only at commit: this one never is
+        connection.execute(_NOTIFY, {"payload": f"{CHECK_CODE}:1"})
+    connection.execute(delete(Event.__table__).where(Event.__table__.c.game_id == game_id))
+    connection.execute(delete(Seat.__table__).where(Seat.__table__.c.game_id == game_id))
+    connection.execute(delete(Game.__table__).where(Game.__table__.c.id == game_id))
+    connection.execute(delete(AddressDay.__table__).where(AddressDay.__table__.c.address == "companion-check"))
 
 
 def safe_url(url: str) -> str:

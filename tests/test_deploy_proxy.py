@@ -9,9 +9,11 @@ bounded and waits on a condition.
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import re
+import shlex
 import shutil
 import signal
 import socket
@@ -104,13 +106,13 @@ def caddy_config(shipped: str, *, https: int, admin: int, app: int, cert: Path, 
 PROXIES = {"nginx": NGINX and OPENSSL, "caddy": CADDY and OPENSSL}
 
 
-@pytest.fixture(scope="module", params=sorted(PROXIES))
-def stack(request, tmp_path_factory):
-    """The app on a loopback port, trusting one proxy, and the proxy in front with its shipped file."""
-    kind = request.param
+@contextlib.contextmanager
+def running_stack(kind: str, folder: Path, *, public_url: bool = False):
+    """The app on a loopback port, trusting one proxy, and the proxy in front with its shipped
+    file; with ``public_url``, the app has COMPANION_PUBLIC_URL set as the guide says, with
+    the proxy's port in it."""
     if not PROXIES[kind]:
         pytest.skip(f"{kind} or openssl is not installed (scripts/test.sh installs them)")
-    folder = tmp_path_factory.mktemp(kind)
     cert, key = folder / "cert.pem", folder / "key.pem"
     subprocess.run([OPENSSL, "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
                     "-nodes", "-days", "2", "-subj", f"/CN={NAME}", "-addext", f"subjectAltName=DNS:{NAME}",
@@ -118,7 +120,9 @@ def stack(request, tmp_path_factory):
     app_port, https, other = free_port(), free_port(), free_port()
     env = dict(os.environ, COMPANION_INSTANCE_PATH=str(folder / "instance"), COMPANION_TRUSTED_PROXIES="1",
                COMPANION_SECRET_KEY="deploy-proxy-tests")
-    env.pop("COMPANION_PUBLIC_URL", None)  # the join link must come from the proxied request
+    env.pop("COMPANION_PUBLIC_URL", None)  # unset, the join link must come from the proxied request
+    if public_url:
+        env["COMPANION_PUBLIC_URL"] = f"https://{NAME}:{https}"
     app_log, proxy_log = folder / "app.log", folder / "error.log"
     running, quit_proxy = [], signal.SIGTERM
     try:
@@ -156,6 +160,13 @@ def stack(request, tmp_path_factory):
     finally:
         for proc, how in reversed(list(zip(running, (signal.SIGTERM, quit_proxy)))):
             stop(proc, how)
+
+
+@pytest.fixture(scope="module", params=sorted(PROXIES))
+def stack(request, tmp_path_factory):
+    """The shipped proxy in front of the app, without COMPANION_PUBLIC_URL."""
+    with running_stack(request.param, tmp_path_factory.mktemp(request.param)) as running:
+        yield running
 
 
 class Client(http.client.HTTPSConnection):
@@ -269,6 +280,34 @@ def test_a_form_post_works_on_a_port_other_than_443_whatever_the_client_forges(s
     assert f"{origin(stack)}/join/{code}".encode() in page, re.findall(rb"https?://[^\"<\s]*/join/\w+", page)
 
 
+@pytest.mark.parametrize("kind", sorted(PROXIES))
+def test_the_join_link_keeps_the_port_of_companion_public_url(kind, tmp_path):
+    """As the guide sets it up: COMPANION_PUBLIC_URL with the port the proxy listens on (not
+    443). The join link and its QR code keep that port, and a form post works."""
+    from urllib.parse import urlencode
+
+    from companion.web.invite import qr_svg
+
+    with running_stack(kind, tmp_path, public_url=True) as stack:
+        public = origin(stack)  # https://companion.example.org:<port>, as in COMPANION_PUBLIC_URL
+        made = api(stack, "POST", "/api/games", {"edition": "classic"})
+        assert made["join_url"] == f"{public}/join/{made['code']}"
+        token, cookie = _form_token(stack)
+        status, answer, body = call(stack, "POST", "/games", body=urlencode({"csrf_token": token,
+                                                                            "edition": "classic"}),
+                                    headers={"Content-Type": "application/x-www-form-urlencoded",
+                                             "Cookie": cookie, "Referer": public + "/", "Origin": public})
+        assert status == 303, body[:500]
+        code = answer["Location"].rstrip("/").split("/")[-2]
+        cookies = "; ".join(c.split(";", 1)[0] for c in answer.get_all("Set-Cookie"))
+        status, _, page = call(stack, "GET", f"/games/{code}/host",
+                               headers={"Cookie": cookies, "Accept-Encoding": "identity"})
+        assert status == 200
+        link = f"{public}/join/{code}"
+        assert f'href="{link}"'.encode() in page, re.findall(rb"https?://[^\"<\s]*/join/\w+", page)
+        assert qr_svg(link).encode() in page  # the QR code encodes exactly that link
+
+
 def test_an_unknown_host_never_reaches_the_app(stack):
     client = Client(stack)  # the right name in SNI, another in Host
     try:
@@ -316,13 +355,80 @@ def test_the_proxys_own_errors_under_api_are_json_too(stack):
     assert json.loads(body)["error"]["message"]
 
 
+def test_the_guides_health_check_answers_through_the_proxy(stack):
+    """deploy/README.md's monitor command, as written, against the proxy (curl told where
+    companion.example.org is and which certificate to trust: the test's only additions)."""
+    import json
+
+    curl = shutil.which("curl")
+    if not curl:
+        pytest.skip("curl is not installed")
+    guide = {line.strip() for line in (DEPLOY / "README.md").read_text().splitlines()
+             if line.strip().startswith("curl ") and "/healthz" in line}
+    assert len(guide) == 1, guide
+    command = shlex.split(guide.pop())
+    assert command[-1] == f"https://{NAME}/healthz"
+    command[-1] = f"https://{NAME}:{stack['https']}/healthz"
+    command[1:1] = ["--cacert", str(stack["cert"]), "--resolve", f"{NAME}:{stack['https']}:127.0.0.1",
+                    "--max-time", str(WAIT)]
+    done = subprocess.run([curl, *command[1:]], capture_output=True, text=True, timeout=WAIT + 5)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["ok"] is True and found["database"] == "ok" and found["schema"] == found["schema_known"]
+
+
+def promised_header_timeout(kind: str) -> float:
+    """The seconds the shipped file gives a client for its request head (the guide's 10 s).
+    nginx's must be at the http{} level: it reads a request's head before it knows the server
+    block, so one set in a server block bounds nothing (the default 60 s)."""
+    if kind == "nginx":
+        text = (DEPLOY / "nginx.conf").read_text()
+        assert text.count("client_header_timeout") == 1
+        http_level = text[text.index("http {"):text.index("    server {")]
+        found = re.search(r"(?m)^    client_header_timeout (\d+)s;", http_level)
+    else:
+        found = re.search(r"(?m)^\s*read_header (\d+)s\b", (DEPLOY / "Caddyfile").read_text())
+    assert found, f"no header timeout where the {kind} file should set it"
+    return float(found.group(1))
+
+
 def test_the_header_timeout_is_set_where_nginx_reads_it():
-    """nginx reads a request's head before it knows the server block: client_header_timeout
-    bounds it only at the http{} level (measured: 10 s there, the default 60 s in a server)."""
-    text = (DEPLOY / "nginx.conf").read_text()
-    http_level = text[text.index("http {"):text.index("    server {")]
-    assert "client_header_timeout 10s;" in http_level
-    assert text.count("client_header_timeout") == 1
+    assert promised_header_timeout("nginx") == 10  # what deploy/README.md promises
+
+
+def test_a_client_stalling_in_its_request_head_is_dropped_in_the_promised_time(stack):
+    """A slow client (slowloris) that sends part of a request head and then nothing is
+    dropped by the proxy after the shipped header timeout, measured on the running proxy:
+    about 10 s, not nginx's default 60 s."""
+    promised = promised_header_timeout(stack["kind"])
+    limit = 2 * promised + 5  # well short of 60 s; the test never waits longer
+    raw = socket.create_connection(("127.0.0.1", stack["https"]), timeout=WAIT)
+    opened = time.monotonic()
+    tls = stack["context"].wrap_socket(raw, server_hostname=NAME)
+    try:
+        # The request line and a header, never the blank line that ends the head.
+        tls.sendall(f"GET / HTTP/1.1\r\nHost: {NAME}:{stack['https']}\r\nUser-Agent: slow".encode())
+        answered = bytearray()
+        while True:
+            left = opened + limit - time.monotonic()
+            if left <= 0:
+                pytest.fail(f"{stack['kind']} still holds the connection after {limit:g} s "
+                            f"(promised: {promised:g} s)")
+            tls.settimeout(left)
+            try:
+                chunk = tls.recv(4096)
+            except (TimeoutError, socket.timeout):
+                continue  # the loop's deadline check fails the test
+            except (ConnectionError, ssl.SSLError):
+                break  # reset or a torn TLS session: dropped all the same
+            if not chunk:
+                break
+            answered.extend(chunk)  # a 408 page is fine; the head was never served
+        held = time.monotonic() - opened
+    finally:
+        tls.close()
+    assert b" 200 " not in answered[:20], bytes(answered[:200])
+    assert 0.8 * promised <= held < limit, f"dropped after {held:.1f} s, promised {promised:g} s"
 
 
 def test_the_proxy_offers_http2(stack):
