@@ -230,3 +230,20 @@ def every_page(client, table, lang):
     yield "refusal in place", bob.post(f"/games/{code}/act", headers={"HX-Request": "true"},
                                        data={"type": "level", "player": table.ids["Bob"], "delta": "-1"})
     yield "unknown game", stranger.get("/games/NOSUCH9")
+
+
+OLD_SQLITE_SCHEMA = """
+CREATE TABLE game (id INTEGER NOT NULL, code VARCHAR(12) NOT NULL, edition VARCHAR NOT NULL,
+    version INTEGER NOT NULL, state VARCHAR NOT NULL, host_token_hash VARCHAR NOT NULL,
+    created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL, PRIMARY KEY (id));
+CREATE UNIQUE INDEX ix_game_code ON game (code);
+CREATE TABLE seat (id INTEGER NOT NULL, game_id INTEGER NOT NULL, player_id INTEGER NOT NULL,
+    token_hash VARCHAR NOT NULL, PRIMARY KEY (id), FOREIGN KEY(game_id) REFERENCES game (id));
+CREATE INDEX ix_seat_game_id ON seat (game_id);
+CREATE UNIQUE INDEX ix_seat_token_hash ON seat (token_hash);
+CREATE TABLE event (id INTEGER NOT NULL, game_id INTEGER NOT NULL, version INTEGER NOT NULL,
+    kind VARCHAR NOT NULL, actor_player INTEGER, actor_host BOOLEAN NOT NULL, action VARCHAR NOT NULL,
+    text VARCHAR NOT NULL, state_before VARCHAR NOT NULL, undone BOOLEAN NOT NULL,
+    created_at DATETIME NOT NULL, PRIMARY KEY (id), FOREIGN KEY(game_id) REFERENCES game (id));
+CREATE INDEX ix_event_game_id ON event (game_id);
+"""

@@ -28,6 +28,8 @@ from companion.engine import Actor
 from companion.engine.undo import reverse_patch
 from companion.store import Busy, StorageFull, Store, _storage_error, token_hash
 
+from .helpers import OLD_SQLITE_SCHEMA
+
 BOTH_DATABASES = True
 ROOT = Path(__file__).resolve().parent.parent
 WAIT = 15
@@ -81,23 +83,6 @@ def test_a_fresh_database_gets_the_schema_and_a_second_start_changes_nothing(dat
     again = stores()  # a restart: nothing to do, nothing lost
     assert schema(database_url) == found
     assert [p["name"] for p in again.load(state["code"])["players"]] == ["Ann"]
-
-
-OLD_SQLITE_SCHEMA = """
-CREATE TABLE game (id INTEGER NOT NULL, code VARCHAR(12) NOT NULL, edition VARCHAR NOT NULL,
-    version INTEGER NOT NULL, state VARCHAR NOT NULL, host_token_hash VARCHAR NOT NULL,
-    created_at DATETIME NOT NULL, updated_at DATETIME NOT NULL, PRIMARY KEY (id));
-CREATE UNIQUE INDEX ix_game_code ON game (code);
-CREATE TABLE seat (id INTEGER NOT NULL, game_id INTEGER NOT NULL, player_id INTEGER NOT NULL,
-    token_hash VARCHAR NOT NULL, PRIMARY KEY (id), FOREIGN KEY(game_id) REFERENCES game (id));
-CREATE INDEX ix_seat_game_id ON seat (game_id);
-CREATE UNIQUE INDEX ix_seat_token_hash ON seat (token_hash);
-CREATE TABLE event (id INTEGER NOT NULL, game_id INTEGER NOT NULL, version INTEGER NOT NULL,
-    kind VARCHAR NOT NULL, actor_player INTEGER, actor_host BOOLEAN NOT NULL, action VARCHAR NOT NULL,
-    text VARCHAR NOT NULL, state_before VARCHAR NOT NULL, undone BOOLEAN NOT NULL,
-    created_at DATETIME NOT NULL, PRIMARY KEY (id), FOREIGN KEY(game_id) REFERENCES game (id));
-CREATE INDEX ix_event_game_id ON event (game_id);
-"""
 
 
 def old_game() -> tuple[dict, dict]:
