@@ -15,7 +15,8 @@ accepts for this actor right now, for example::
 A type the actor may not take at all is left out. Nothing here knows a rule: the candidates
 are built from the state (the seats the actor may act for, by the engine's own
 ``Actor.may_act_for``, and everyone as a target; the cards in front of those seats; the fight's
-monsters; the table's switches) and each one is kept only if ``engine.apply`` accepts it, so
+monsters; the table's switches) and each one is kept only if its action's check accepts it
+(the check ``engine.apply`` runs first), so
 ``allowed`` cannot disagree with the engine. Pass the stored state (not ``public_state``).
 
 Free values are tried at their everyday steps, and only those are listed: ``level`` by -1 and

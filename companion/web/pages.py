@@ -205,7 +205,7 @@ def _view_context(code: str, focus: int | None = None) -> dict:
     if focus not in sheets:
         focus = me if me in players else (sheets[0] if sheets else None)
     allowed = _allowed_context(stored, actor)
-    context = {"state": state, "stored": stored, "actor": actor, "me": me, "focus": focus, "sheets": sheets,
+    context = {"state": state, "actor": actor, "me": me, "focus": focus, "sheets": sheets,
                # whose device this is, for labels only (what it may do is ``allowed``'s)
                "device_role": "host" if actor.host else "seat",
                "player": players.get(focus), "players": players, **_edition_cards(state["edition"]),
