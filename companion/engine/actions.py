@@ -11,7 +11,7 @@ words in the reader's language.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Callable
 
 from . import cards, reducers, rulebook  # noqa: F401  (importing reducers registers them)
 from . import monster_conditions
@@ -24,7 +24,7 @@ from .rules import TableRules
 from .state import name_of
 from .words import N_
 
-__all__ = ["Actor", "REDUCERS", "apply", "check", "verdict"]
+__all__ = ["Actor", "REDUCERS", "apply", "check", "checks_of", "verdict"]
 
 
 def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | None = None,
@@ -59,27 +59,46 @@ def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | Non
 
 
 def verdict(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | None = None,
-            rng: random.Random | None = None, memo: dict | None = None) -> None:
+            rng: random.Random | None = None) -> None:
     """Raise the refusal ``apply`` would raise, or return None: the check alone, no copy and no
-    change (python-chess's ``is_legal``). ``memo``: shared by the checks of this same state
-    (``Context.memo``), which nobody may change meanwhile."""
+    change (python-chess's ``is_legal``). Many checks on one state: ``checks_of``."""
     action, ctx = _prepare(state, action, actor, resolve, rng)
-    ctx.memo = memo
     try:
         _refuse(state, action, actor, ctx)
     except RuleViolation as violation:
         raise rulebook.fill(violation, ctx.rules)
 
 
-def _prepare(state: dict, action: Any, actor: Actor, resolve: CardResolver | None,
-             rng: random.Random | None) -> tuple[Any, Context]:
-    """The parsed action and its context; refuses an unknown type and a stranger's move."""
+def checks_of(state: dict, actor: Actor, *, resolve: CardResolver | None = None,
+              rng: random.Random | None = None) -> Callable[[Any], None]:
+    """``check(action)``: ``verdict`` for many actions of one actor on one state that nobody
+    changes meanwhile (``allowed``'s candidates). They share one context (the table's rules, the
+    card resolver, ``memo``), made once; a refusal carries its rule id and detail, not its
+    sentence and citation (``rulebook.fill`` words a refusal for a reader: ``verdict`` does)."""
+    ctx = Context(rules=TableRules.of(state), resolve=resolve or cards.resolve,
+                  rng=rng or random.Random(), memo={})
+
+    def check(action: Any) -> None:
+        parsed = _parse(action, actor)
+        _refuse(state, parsed, actor, ctx)
+    return check
+
+
+def _parse(action: Any, actor: Actor) -> Any:
+    """The parsed action; refuses an unknown type and a stranger's move."""
     action = parse_action(action)
     kind = action.type
     if kind not in REDUCERS:
         raise BadAction(N_("Unknown action type %(type)s."), type=repr(kind)[:60])
     if not actor.seated and kind not in STRANGERS_MAY:
         raise Forbidden(N_("Join the game first: only seated players and the host can act."))
+    return action
+
+
+def _prepare(state: dict, action: Any, actor: Actor, resolve: CardResolver | None,
+             rng: random.Random | None) -> tuple[Any, Context]:
+    """The parsed action and its context; refuses an unknown type and a stranger's move."""
+    action = _parse(action, actor)
     ctx = Context(rules=TableRules.of(state), resolve=resolve or cards.resolve,
                   rng=rng or random.Random())
     return action, ctx

@@ -41,9 +41,9 @@ action with (at least) these params.
 ``Options(state, actor)`` is the same answer worked out only as far as it is asked (what a
 page does); ``is_allowed(state, action, actor)`` checks one action.
 
-Speed: each candidate is checked by its action's check alone (``actions.verdict``: the
+Speed: each candidate is checked by its action's check alone (``actions.checks_of``: the
 reducer's preconditions, read-only, on the frozen state; no copy, no change made), never by
-applying it. ``bench/allowed.py`` measures it.
+applying it; the checks of one state share its context (rules, computed fight). ``bench/allowed.py`` measures it.
 """
 
 from __future__ import annotations
@@ -262,15 +262,16 @@ def action_types() -> set[str]:
 # --- checking one candidate -----------------------------------------------------------------
 
 class _Checker:
-    """Runs the action's check (``actions.verdict``) on the frozen state: answers None
-    (accepted), a rule id (the rules refuse it) or "" (refused otherwise: not this seat, makes
-    no sense). One check at a time: pages of one seat share their Options across threads."""
+    """Runs the action's check on the frozen state (``actions.checks_of``: the checks of one
+    state share its context and computed fight): answers None (accepted), a rule id (the rules
+    refuse it) or "" (refused otherwise: not this seat, makes no sense). One check at a time:
+    pages of one seat share their Options across threads."""
 
     def __init__(self, state: dict, actor: Any):
         self.state, self.actor = state, actor
-        self.rng = random.Random(0)  # never rolled: a check reads, only reducers roll dice
         self.resolved: dict[str, dict] = {}
-        self.memo: dict = {}  # what the checks of this (frozen) state share: its computed fight
+        # never rolled: a check reads, only reducers roll dice
+        self.check = actions.checks_of(state, actor, resolve=self.resolve, rng=random.Random(0))
         self.lock = threading.Lock()
 
     def resolve(self, spec: Any, house_cards: list) -> dict:
@@ -297,8 +298,7 @@ class _Checker:
 
     def _check(self, action: dict) -> str | None:
         try:
-            actions.verdict(self.state, action, self.actor, resolve=self.resolve, rng=self.rng,
-                            memo=self.memo)
+            self.check(action)
         except RuleViolation as violation:
             return violation.rule
         except EngineError:

@@ -6,7 +6,7 @@ rendered from inputs given to it by name, nothing else (a read of anything else 
 not a silent blank), and the engine's answers it asked for (``can``, ``may_try``,
 ``receivers``) are recorded as it renders. The next time, the same inputs and the same
 answers to the same questions give the same HTML, so it is reused; the answers are asked
-again, which is cheap (each is one action's check, ``engine.actions.verdict``).
+again, which is cheap (each is one action's check, ``engine.actions.checks_of``).
 
 ``COMPANION_KEEP_SECTIONS = False`` (app config) renders every section afresh: the tests
 compare both ways.
