@@ -65,32 +65,53 @@ def render(template: str, key: tuple, inputs: dict, questions: dict) -> Markup:
     """``template`` rendered with ``inputs`` and ``questions`` (the engine's answers), or the
     HTML kept under ``key`` when the inputs are equal and every question kept gets the same
     answer now (asked again: a check is cheap)."""
+    return Markup(_kept(template, key, inputs, questions).replace(CSRF_PLACEHOLDER, generate_csrf()))
+
+
+def _kept(template: str, key: tuple, inputs: dict, questions: dict) -> str:
+    """``render``'s HTML with the CSRF placeholder still in it (so that a section kept inside
+    another is the same input to it at every request)."""
     cache, key = shared.app_cache("companion_sections", KEPT), (template, str(get_locale()), *key)
     kept = cache.get(key) if current_app.config.get("COMPANION_KEEP_SECTIONS", True) else None
     if kept is not None:
         kept_inputs, asked, html = kept
         if kept_inputs == inputs and all(questions[name](*args, **dict(kwargs)) == answer
                                          for name, args, kwargs, answer in asked):
-            return Markup(html.replace(CSRF_PLACEHOLDER, generate_csrf()))
+            return html
     asked: list = []
     context = {**inputs, **{name: _Asked(name, answer, asked) for name, answer in questions.items()}}
     html = render_template(template, csrf_token=lambda: CSRF_PLACEHOLDER, **context)
     cache.put(key, (inputs, asked, html))
-    return Markup(html.replace(CSRF_PLACEHOLDER, generate_csrf()))
+    return html
+
+
+# What the cards in front of a player show of them (``_cards_in_play.html``): not their level,
+# gear bonus or strength, which change at most taps and are the sheet's own.
+CARDS_IN_PLAY_FIELDS = ("id", "name", "sex", "cards", "items", "hand", "hand_limit", "races",
+                        "big_allowed", "big_over", "big_carried", "double_sale", "curses", "allies")
 
 
 def sheet(context: dict) -> Markup:
-    """The sheet of the player this phone shows (``_sheet.html``)."""
+    """The sheet of the player this phone shows (``_sheet.html``), with the cards in front of
+    them (``_cards_in_play.html``, the sheet's costliest part) kept apart: a level or gear tap
+    renders the sheet's top again, not every card's controls."""
     state, player = context["state"], context["player"]
-    inputs = {
-        "player": player, "me": context["me"], "focus": context["focus"],
-        "state": Only(code=state["code"], players=[Only(id=p["id"], name=p["name"]) for p in state["players"]]),
-        "players": Only(),  # the macros' names of players: the sheet names only its own
+    names = Only(code=state["code"], players=[Only(id=p["id"], name=p["name"]) for p in state["players"]])
+    questions = {name: context[name] for name in QUESTIONS}
+    key = (state["code"], context["actor"], context["focus"])
+    cards_in_play = _kept("_cards_in_play.html", key, {
+        "player": Only({field: player[field] for field in CARDS_IN_PLAY_FIELDS}),
+        "me": context["me"], "focus": context["focus"], "state": names,
+        "players": Only(),  # the macros' names of players: these cards name none
         "race_cards": context["race_cards"], "class_cards": context["class_cards"],
         "special_cards": context["special_cards"],
+    }, questions)
+    inputs = {
+        "player": player, "me": context["me"], "focus": context["focus"], "state": names,
+        "players": Only(),  # the macros' names of players: the sheet names only its own
+        "cards_in_play": Markup(cards_in_play),
     }
-    key = (state["code"], context["actor"], context["focus"])
-    return render("_sheet.html", key, inputs, {name: context[name] for name in QUESTIONS})
+    return render("_sheet.html", key, inputs, questions)
 
 
 def powers(context: dict) -> Markup:
