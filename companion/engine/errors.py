@@ -20,11 +20,27 @@ def _said(message: str | dict, params: dict) -> dict:
 
 
 class EngineError(Exception):
-    """Base class: the action was not applied and the state is unchanged."""
+    """Base class: the action was not applied and the state is unchanged.
+
+    Its English words (``message``, and a ``RuleViolation``'s ``detail``) are rendered when
+    first read: ``allowed`` refuses hundreds of candidates a page never words."""
 
     status = 400
-    message: str = ""
     said: dict | None = None
+    _message: str | None = None
+
+    @property
+    def message(self) -> str:
+        if self._message is None:
+            self._message = render(self.said) if self.said else ""
+        return self._message
+
+    @message.setter
+    def message(self, value: str) -> None:
+        self._message = value
+
+    def __str__(self) -> str:
+        return self.message
 
 
 class BadAction(EngineError):
@@ -32,8 +48,7 @@ class BadAction(EngineError):
 
     def __init__(self, message: str | dict, **params: Any):
         self.said = _said(message, params)
-        self.message = render(self.said)
-        super().__init__(self.message)
+        super().__init__()
 
 
 class Forbidden(EngineError):
@@ -43,8 +58,7 @@ class Forbidden(EngineError):
 
     def __init__(self, message: str | dict = N_("That seat is not yours."), **params: Any):
         self.said = _said(message, params)
-        self.message = render(self.said)
-        super().__init__(self.message)
+        super().__init__()
 
 
 class RuleViolation(EngineError):
@@ -53,7 +67,8 @@ class RuleViolation(EngineError):
     ``rule`` is a rule id of the rules base; ``detail`` says what in this game broke it, as a
     msgid with ``params`` ("%(name)s already has two races"). ``message`` (English) and
     ``citation`` are filled in for the game's edition by ``rulebook.fill`` before the refusal
-    leaves the engine; ``edition`` is kept so the web layer can say it in another language.
+    leaves the engine (None until then); ``edition`` is kept so the web layer can say it in
+    another language.
     """
 
     status = 422
@@ -61,13 +76,29 @@ class RuleViolation(EngineError):
     def __init__(self, rule: str, detail: str | dict | None = None, **params: Any):
         self.rule = rule
         self.detail_said = _said(detail, params) if detail is not None else None
-        self.detail = render(self.detail_said) if self.detail_said else None
         self.said = self.detail_said
-        self.message: str | None = None
+        self._detail: str | None = None
         self.citation: str | None = None
         self.edition: str | None = None
         self.official_updates = False  # the table follows the official rulings (rulebook.fill)
-        super().__init__(f"{rule}: {self.detail or ''}")
+        super().__init__(rule)
+
+    @property
+    def message(self) -> str | None:
+        return self._message
+
+    @message.setter
+    def message(self, value: str | None) -> None:
+        self._message = value
+
+    @property
+    def detail(self) -> str | None:
+        if self._detail is None and self.detail_said:
+            self._detail = render(self.detail_said)
+        return self._detail
+
+    def __str__(self) -> str:
+        return f"{self.rule}: {self.detail or ''}"
 
     @property
     def params(self) -> dict:
