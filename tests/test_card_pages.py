@@ -180,3 +180,12 @@ def test_a_stat_without_a_wording_is_caught(app, monkeypatch):
         shown = card_words.effects_in_words({"kind": "race", "effects": [{"stat": "big_items", "value": 3}]})
     with pytest.raises(AssertionError):
         assert_in_words(shown[0], "fallback")
+
+
+@pytest.mark.parametrize("lang,undead", [("en", "Undead"), ("de", "Untot"), ("ru", "Андед")])
+def test_a_monsters_tags_are_said_in_the_readers_language(client, lang, undead):
+    client.set_cookie("lang", lang)
+    html = client.get("/cards/classic/undead-horse").get_data(as_text=True)
+    tags = re.findall(r"<dt>[^<]*</dt><dd>([^<]*)</dd>", html)  # the facts without markup inside
+    assert undead in tags, tags
+    assert "undead" not in tags

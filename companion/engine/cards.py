@@ -53,3 +53,12 @@ def supplied() -> CardFacts:
 def resolve(spec: Any, house_cards: Sequence[dict]) -> dict:
     """The resolver ``apply`` uses when given none: the supplied card facts'."""
     return supplied().resolve(spec, house_cards)
+
+
+def bad_stuff_rolls_a_die(card: dict) -> bool:
+    """Whether the monster's Bad Stuff, if it catches someone, may ask for a die (a
+    ``roll_levels`` step, in a branch too): a table rolling real dice enters that one as well."""
+    def rolls(steps) -> bool:
+        return any(step.get("do") == "roll_levels" or rolls(step.get("otherwise") or ())
+                   for step in steps or ())
+    return rolls((card.get("bad_stuff") or {}).get("steps"))

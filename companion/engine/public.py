@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 
-from . import character, combat, editions, help as helping, powers, sheet as sheet_rules
+from . import cards, character, combat, editions, help as helping, powers, sheet as sheet_rules
 from .frozen import freeze, is_frozen
 from .rules import TableRules
 from .state import next_looter
@@ -39,6 +39,9 @@ def combat_view(state: dict, *, helpers: bool = True) -> dict | None:
         stage=stored["stage"], escapes=stored.get("escapes", ()),
     )
     view = combat.as_decided(view, stored.get("decided"))
+    for row in view["escape"]:  # a table that rolls real dice enters the Bad Stuff die too
+        source = view["monsters"][row["monster"]]["source"] if row["monster"] < len(view["monsters"]) else None
+        row["bad_stuff_die"] = source is not None and cards.bad_stuff_rolls_a_die(stored["monsters"][source]["card"])
     if not helpers:
         return view
     others = [p for p in state["players"] if p["id"] != fighter["id"]]

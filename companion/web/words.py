@@ -169,6 +169,10 @@ TERM_WORDS = {
     "male": N_("male"),
     "female": N_("female"),
     "human": N_("Human"),
+    # A monster's tags (catalog facts), as its card page lists them.
+    "undead": N_("Undead"),
+    "dragon": N_("Dragon"),
+    "plant": N_("Plant"),
     # The optional rules a table may choose (engine.vocab.Variant), as the host and every
     # phone name them.
     "listen_at_the_door": N_("Listen At The Door"),
