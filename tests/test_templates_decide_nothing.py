@@ -218,6 +218,18 @@ def test_the_fight_panel_shows_resolve_exactly_when_allowed_lists_it(client, fig
     assert "Give up: run away" not in _live(client, fight, "Cid")
 
 
+def _give_up_form(html: str) -> str:
+    found = re.search(r"<form[^>]*>(?:(?!</form>).)*?Give up: run away", html, re.S)
+    assert found, "no Give up button"
+    return found.group(0)
+
+
+def test_on_the_helpers_phone_giving_up_the_fighters_fight_asks_first(client, fight):
+    # Giving up a lost fight is the fighter's call: the helper may, after a question.
+    assert 'hx-confirm="Decide Ann\'s fight for them?"' in _give_up_form(_live(client, fight, "Bob"))
+    assert "hx-confirm" not in _give_up_form(_live(client, fight, "Ann"))
+
+
 def test_running_away_shows_dice_only_to_whoever_may_roll(client, fight):
     fight.act("Ann", {"type": "resolve"})  # 2 against 6: run away
     for who in ("Ann", "Bob", "Cid", "host"):
