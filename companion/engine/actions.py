@@ -24,7 +24,9 @@ from .rules import TableRules
 from .state import name_of
 from .words import N_
 
-__all__ = ["Actor", "REDUCERS", "apply", "check", "checks_of", "verdict"]
+__all__ = ["Actor", "GAME_OVER", "REDUCERS", "apply", "check", "checks_of", "verdict"]
+
+GAME_OVER = "game-over"  # the rule that refuses all but the after-win actions once someone won
 
 
 def apply(state: dict, action: Any, actor: Actor, *, resolve: CardResolver | None = None,
@@ -108,7 +110,7 @@ def _refuse(state: dict, action: Any, actor: Actor, ctx: Context) -> None:
     """Every refusal of an action before anything changes: the game is over, then its check."""
     if state["winners"] and action.type not in AFTER_WIN:
         names = ", ".join(name_of(state, w) for w in state["winners"])
-        raise RuleViolation("game-over", N_("%(names)s already won"), names=names,
+        raise RuleViolation(GAME_OVER, N_("%(names)s already won"), names=names,
                             players=list(state["winners"]))
     CHECKS[action.type](state, action, actor, ctx)
 

@@ -73,6 +73,8 @@ SAMPLE_CARDS: dict[str, dict] = {
 SAMPLE_HOUSE_CARD = {"kind": "other", "name": "Sample house card (allowed check)"}
 SAMPLE_HAND_GOLD = 1000  # one level's worth: less is refused (no change is given)
 SAMPLE_TREASURES = 1
+# The verdicts ``may_try`` offers no control for: not this seat's to make (""), and the game won.
+NOT_TO_TRY = ("", actions.GAME_OVER)
 
 # Which field of each card-taking type holds the card, and the kinds it is checked with.
 CARD_FIELDS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -199,16 +201,17 @@ class Options:
 
     def may_try(self, kind: str, /, **params: Any) -> bool:
         """Whether one is allowed, or refused by a rule (a control that explains the rule
-        when pressed), in one pass."""
+        when pressed), in one pass. Not once the game is won: the page says who won, and a
+        control that could only say so again is noise."""
         found = self._of(kind)
-        return any(self._verdict(kind, index, found[index][1]) != ""
+        return any(self._verdict(kind, index, found[index][1]) not in NOT_TO_TRY
                    for index in self._matching(kind, params))
 
     def receivers(self, instance: int) -> set[int]:
-        """Who may be given that card now, or is refused it by a rule."""
+        """Who may be given that card now, or is refused it by a rule (not once the game is won)."""
         found = self._of("give")
         return {found[index][0]["to"] for index in self._matching("give", {"instance": instance})
-                if self._verdict("give", index, found[index][1]) != ""}
+                if self._verdict("give", index, found[index][1]) not in NOT_TO_TRY}
 
     def lists(self, kind: str, /, *, accepted: bool = True, **params: Any) -> bool:
         """Whether an entry of ``kind`` with these params is accepted (or refused by a rule)."""

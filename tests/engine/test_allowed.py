@@ -146,6 +146,19 @@ def test_after_the_game_is_won_only_the_after_win_actions_remain():
     assert {r["rule"] for entries in refused.values() for r in entries} == {"game-over"}
 
 
+def test_once_the_game_is_won_no_control_is_offered_only_to_say_so():
+    t = Game()
+    ann, bob = t.ids["Ann"], t.ids["Bob"]
+    t("Ann", type="level", player=ann, delta=8)
+    t("Ann", type="fight", player=ann, monster=monster("Slime", 1))
+    t("Ann", type="resolve")
+    found = Options(t.state, t.actor("Bob"))
+    # The rule still refuses it (and says who won), but a page offers no button for it.
+    assert lists(found.refused, "level", player=bob, delta=1)
+    assert not found.may_try("level", player=bob, delta=1, source="adjust")
+    assert not found.may_try("gear", player=bob, delta=1)
+
+
 def test_an_unseated_asker_may_do_nothing():
     t = Game()
     assert engine.allowed(t.state, Actor()) == {}
