@@ -1,7 +1,7 @@
 """Undo in reach, nothing stale and nothing misleading: "Undo" shows only to whoever may take
 the last change back (its maker, the host), names that change, and is on the host's table
 screen too; a note goes when what it says is no longer so (another helper accepted, the fight
-was decided, the door was kicked open); card pages say what their buttons do, a fight's inputs
+was decided, the door was kicked open); a helper put in a fight by someone else is told; card pages say what their buttons do, a fight's inputs
 start empty, and the host page's first button goes where the device is for."""
 
 from __future__ import annotations
@@ -74,6 +74,24 @@ def test_a_declined_offer_note_goes_once_someone_helps_or_the_fight_is_decided(c
     table.act("Ann", {"type": "offer", "to": ids["Cid"], "treasures": 1})
     table.act("Cid", {"type": "accept_offer", "player": ids["Cid"]})
     assert 'data-call="declined-' not in _page(client, table, "Ann")  # Cid helps: no longer so
+
+
+def test_a_helper_named_by_someone_elses_tap_is_told_and_a_volunteer_is_not(client):
+    table = ApiTable(client)
+    for name, sex in (("Ann", "female"), ("Bob", "male"), ("Cid", "male")):
+        table.join(name, sex)
+    ids = table.ids
+    table.act("Ann", {"type": "fight", "player": ids["Ann"], "monster": OGRE})
+    table.act("Ann", {"type": "help", "player": ids["Bob"]})  # Ann names Bob, who helps for free
+    bob = _page(client, table, "Bob")
+    assert 'data-call="named-helper-' in bob and "You help Ann in this fight." in bob
+    assert 'data-call="named-helper-' not in _page(client, table, "Ann")
+    table.act("host", {"type": "close_fight"})
+    assert 'data-call="named-helper-' not in _page(client, table, "Bob")  # no fight: no call
+    table.act("Ann", {"type": "fight", "player": ids["Ann"], "monster": OGRE})
+    table.act("Cid", {"type": "help", "player": ids["Cid"]})  # Cid offers; Ann says yes
+    table.act("Ann", {"type": "accept_help", "player": ids["Cid"]})
+    assert 'data-call="named-helper-' not in _page(client, table, "Cid")
 
 
 def test_kick_open_the_door_goes_once_a_card_came_from_the_door(client):

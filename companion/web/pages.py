@@ -250,6 +250,14 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
         if fight.get("helper") == focus and fight.get("helper_forced"):
             calls.append({"about": "forced_help", "key": f"forced-{fight['fighter']}-{focus}",
                           "player": focus, "fighter": fight["fighter"]})
+        elif fight.get("helper") == focus:
+            # Put in the fight by someone else's tap (the fighter's, the host's): told, once.
+            named = next((e for e in reversed(state.get("log", ()))
+                          if (e.get("event") or {}).get("kind") == "help"
+                          and (e.get("event") or {}).get("player") == focus), None)
+            if named is not None and named.get("actor") != focus:
+                calls.append({"about": "named_helper", "key": f"named-helper-{named.get('seq')}",
+                              "player": focus, "fighter": fight["fighter"]})
         # A declined offer tells the fighter (a call they dismiss), for the fight on now, while
         # it still needs a helper: once someone helps or the fight is decided, the note goes.
         started = max((e.get("seq", 0) for e in state.get("log", ())
