@@ -1,7 +1,7 @@
 """Undo in reach, nothing stale and nothing misleading: "Undo" shows only to whoever may take
 the last change back (its maker, the host), names that change, and is on the host's table
 screen too; a note goes when what it says is no longer so (another helper accepted, the fight
-was decided, the door was kicked open); a helper put in a fight by someone else is told; card pages say what their buttons do, a fight's inputs
+was decided, the door was kicked open); a helper put in a fight by someone else is told, and so is a player cursed by someone else; card pages say what their buttons do, a fight's inputs
 start empty, and the host page's first button goes where the device is for."""
 
 from __future__ import annotations
@@ -92,6 +92,20 @@ def test_a_helper_named_by_someone_elses_tap_is_told_and_a_volunteer_is_not(clie
     table.act("Cid", {"type": "help", "player": ids["Cid"]})  # Cid offers; Ann says yes
     table.act("Ann", {"type": "accept_help", "player": ids["Cid"]})
     assert 'data-call="named-helper-' not in _page(client, table, "Cid")
+
+
+def test_a_player_cursed_by_someone_else_is_told_what_the_curse_did_until_the_turn_moves_on(client):
+    table = ApiTable(client)
+    for name, sex in (("Ann", "female"), ("Bob", "male")):
+        table.join(name, sex)
+    ids = table.ids
+    table.act("host", {"type": "level", "player": ids["Ann"], "delta": 3, "source": "adjust"})
+    table.act("Bob", {"type": "play", "player": ids["Ann"], "card": "classic/duck-of-doom"})
+    ann = _page(client, table, "Ann")
+    assert 'data-call="cursed-' in ann and "Ann is cursed: Duck of Doom" in ann
+    assert 'data-call="cursed-' not in _page(client, table, "Bob")
+    table.act("host", {"type": "set_turn", "player": ids["Bob"]})  # the turn moves on
+    assert 'data-call="cursed-' not in _page(client, table, "Ann")
 
 
 def test_kick_open_the_door_goes_once_a_card_came_from_the_door(client):

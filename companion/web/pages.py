@@ -224,7 +224,7 @@ DOOR_EVENTS = ("fight",)
 def _addressed_to(state: dict, focus: int | None) -> dict:
     """What the game addresses to the player this phone shows, for the top of the page:
     ``my_turn`` and ``calls`` (an offer made to them, a help a card forced them into, their
-    turn), each a dict with ``about``, a ``key`` that changes when the call is a new one (the
+    turn, a curse someone else played on them this turn), each a dict with ``about``, a ``key`` that changes when the call is a new one (the
     phone vibrates for a new key and remembers which ones were dismissed) and the players
     it names. The answers a call offers are the moves ``allowed`` lists (the template asks)."""
     calls: list[dict] = []
@@ -274,6 +274,16 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
                     and entry.get("seq", 0) > started):
                 calls.append({"about": "help_declined", "key": f"help-declined-{entry.get('seq')}",
                               "player": focus, "fighter": said_no.get("to")})
+    # A curse someone else played on this player this turn: what it did, said on their phone
+    # (the log line's own words), until dismissed or the turn moves on.
+    turn_began = max((e.get("seq", 0) for e in state.get("log", ())
+                      if (e.get("event") or {}).get("kind") in TURN_EVENTS), default=0)
+    for entry in state.get("log", ()):
+        cursed = entry.get("event") or {}
+        if (cursed.get("kind") == "curse" and cursed.get("player") == focus
+                and entry.get("actor") != focus and entry.get("seq", 0) > turn_began):
+            calls.append({"about": "cursed", "key": f"cursed-{entry.get('seq')}", "player": focus,
+                          "entry": entry})
     my_turn = state.get("turn") == focus and not state.get("winners")
     dead = any(p["id"] == focus and p.get("dead") for p in state.get("players", ()))
     if my_turn and not fight and not dead:
