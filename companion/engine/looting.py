@@ -161,7 +161,8 @@ def likely_source(state: dict, pid: int | None, card: dict) -> str:
     ("hand", "door", or "body:<dead player's id>"): a card lying on a body this seat loots
     next comes from there; a monster outside a fight was just kicked open (the door), and so
     was Divine Intervention (played as soon as it is drawn: the engine's own default for it);
-    a monster, an enhancer, a one-shot or anything else played otherwise comes from the hand."""
+    a monster, an enhancer, a one-shot or anything else played otherwise comes from the hand,
+    unless the seat's hand is counted at 0 (then the door: no card is left in that hand)."""
     for body in bodies_for(state, pid):
         if any(e["card"].get("id") == card.get("id") for e in body["cards"]):
             return f"body:{body['player']}"
@@ -169,5 +170,8 @@ def likely_source(state: dict, pid: int | None, card: dict) -> str:
     if card.get("kind") == "monster" and not (fight and fight.get("stage") == "fighting"):
         return "door"
     if is_divine_intervention(card):
+        return "door"
+    holder = next((p for p in state["players"] if p["id"] == pid), None)
+    if holder is not None and holder.get("hand") == 0:
         return "door"
     return "hand"

@@ -340,7 +340,21 @@ def test_the_source_offered_first_is_where_the_engine_would_take_the_card_from()
     from companion.engine import looting
     t = driver.Game()
     ann = t.ids["Ann"]
+    t("Ann", type="set_hand", player=ann, count=3)
     divine = {"kind": "other", "name": "Divine Intervention"}
     assert looting.likely_source(t.state, ann, divine) == "door"
     assert looting.likely_source(t.state, ann, {"kind": "monster", "name": "Ogre", "level": 4}) == "door"
     assert looting.likely_source(t.state, ann, {"kind": "one-shot", "name": "Potion", "bonus": 2}) == "hand"
+
+
+def test_a_card_played_by_a_seat_whose_hand_is_counted_at_0_is_offered_from_the_door_first():
+    # No card is left in an empty hand: the likely source is the door (the phone can still say
+    # "from my hand", and the count stays at 0).
+    from companion.engine import looting
+    t = driver.Game()
+    ann = t.ids["Ann"]
+    potion = {"kind": "one-shot", "name": "Potion", "bonus": 2}
+    t("Ann", type="set_hand", player=ann, count=1)
+    assert looting.likely_source(t.state, ann, potion) == "hand"
+    t("Ann", type="set_hand", player=ann, count=0)
+    assert looting.likely_source(t.state, ann, potion) == "door"
