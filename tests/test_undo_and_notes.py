@@ -1,7 +1,7 @@
 """Undo in reach, nothing stale and nothing misleading: "Undo" shows only to whoever may take
 the last change back (its maker, the host), names that change, and is on the host's table
 screen too; a note goes when what it says is no longer so (another helper accepted, the fight
-was decided, the door was kicked open); a helper put in a fight by someone else is told, and so is a player cursed by someone else; card pages say what their buttons do, a fight's inputs
+was decided, the door was kicked open); a helper put in a fight by someone else is told, and so is a player cursed by someone else; an offer to help says what the help would do; card pages say what their buttons do, a fight's inputs
 start empty, and the host page's first button goes where the device is for."""
 
 from __future__ import annotations
@@ -106,6 +106,19 @@ def test_a_player_cursed_by_someone_else_is_told_what_the_curse_did_until_the_tu
     assert 'data-call="cursed-' not in _page(client, table, "Bob")
     table.act("host", {"type": "set_turn", "player": ids["Bob"]})  # the turn moves on
     assert 'data-call="cursed-' not in _page(client, table, "Ann")
+
+
+def test_an_offer_to_help_says_what_the_help_would_do(client):
+    table = ApiTable(client)
+    for name, sex in (("Ann", "female"), ("Bob", "male")):
+        table.join(name, sex)
+    ids = table.ids
+    table.act("host", {"type": "level", "player": ids["Bob"], "delta": 3, "source": "adjust"})
+    table.act("Ann", {"type": "fight", "player": ids["Ann"], "monster": OGRE})  # 1 against 3
+    table.act("Ann", {"type": "offer", "to": ids["Bob"], "treasures": 1})
+    assert "With your help: <span class=\"good\">would win by 2</span>" in _page(client, table, "Bob")
+    table.act("Ann", {"type": "add_monster", "monster": {**OGRE, "name": "Troll", "level": 9}})
+    assert "With your help: <span class=\"muted\">still short by 8</span>" in _page(client, table, "Bob")
 
 
 def test_kick_open_the_door_goes_once_a_card_came_from_the_door(client):
