@@ -189,3 +189,14 @@ def test_a_monsters_tags_are_said_in_the_readers_language(client, lang, undead):
     tags = re.findall(r"<dt>[^<]*</dt><dd>([^<]*)</dd>", html)  # the facts without markup inside
     assert undead in tags, tags
     assert "undead" not in tags
+
+
+def test_a_bad_stuff_is_said_once(client):
+    # The card's Bad Stuff in our words, in the reader's language; the short fact ("lose 2
+    # levels") is not said again beside them.
+    for lang, words in (("en", "lose 2 levels"), ("de", "2 stufen"), ("ru", "2 уровня")):
+        client.set_cookie("lang", lang)
+        html = client.get("/cards/classic/undead-horse").get_data(as_text=True)
+        said = re.findall(r"<dt>[^<]*</dt><dd>(.*?)</dd>", html, re.S)
+        bad = [d for d in said if words in d.lower()]
+        assert len(bad) == 1 and bad[0].lower().count(words) == 1, (lang, bad)
