@@ -64,7 +64,10 @@ class _Run:
     def _level_to(self, level: int) -> None:
         old = self.player["level"]
         self.player["level"] = max(1, min(old, level))  # Bad Stuff never raises a level
-        self.out.append(said(N_("level %(old)s to %(new)s"), old=old, new=self.player["level"]))
+        if self.player["level"] == old:  # already at 1 (or the lowest): nothing to lose
+            self.out.append(said(N_("the level stays at %(old)s"), old=old))
+        else:
+            self.out.append(said(N_("level %(old)s to %(new)s"), old=old, new=self.player["level"]))
 
     def level_to_lowest(self, step: Step) -> bool:
         self._level_to(min(p["level"] for p in self.state["players"]))

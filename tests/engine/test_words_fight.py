@@ -169,7 +169,7 @@ def test_the_events_read_as_the_history_read_before():
         "1 treasure (fighter picks first) and CLOAK (400 gold)") for line in lines), lines
     assert "Ann rolls 1 against OGRE (needs 5): caught! Bad Stuff: level 3 to 1; LOSE YOUR HAT" in lines
     assert "Ann rolls 1 against GHOST (needs 5): caught! Bad Stuff: LOSE A HAND" in lines
-    assert "Ann rolls 1 against IMP (needs 5): caught! Bad Stuff: level 1 to 1" in lines
+    assert "Ann rolls 1 against IMP (needs 5): caught! Bad Stuff: the level stays at 1" in lines
     assert "Ann rolls 6 against BLOB (needs 5): escapes" in lines
     assert any(line.startswith("Ann rolls 1 against DEATH (needs 5): caught! Ann dies") for line in lines)
     assert "Bob helps Ann (forced by a card)" in lines and "Cid helps Ann" in lines
