@@ -6,6 +6,8 @@ start empty, and the host page's first button goes where the device is for."""
 
 from __future__ import annotations
 
+import re
+
 from .helpers import ApiTable
 
 OGRE = {"kind": "monster", "name": "Ogre", "level": 3, "treasures": 1}
@@ -119,6 +121,16 @@ def test_an_offer_to_help_says_what_the_help_would_do(client):
     assert "With your help: <span class=\"good\">would win by 2</span>" in _page(client, table, "Bob")
     table.act("Ann", {"type": "add_monster", "monster": {**OGRE, "name": "Troll", "level": 9}})
     assert "With your help: <span class=\"muted\">still short by 8</span>" in _page(client, table, "Bob")
+
+
+def test_a_tie_won_by_a_warrior_says_so_not_a_win_by_0(client):
+    table = ApiTable(client)
+    table.join("Ann", "female")
+    ann = table.ids["Ann"]
+    table.act("host", {"type": "play", "player": ann, "card": "classic/warrior"})
+    table.act("Ann", {"type": "fight", "player": ann, "monster": {**OGRE, "level": 1}})
+    verdict = re.search(r'<p class="verdict win" id="verdict"[^>]*>(.*?)</p>', _page(client, table, "Ann"), re.S)
+    assert verdict and "Players win the tie" in verdict.group(1) and "win by" not in verdict.group(1)
 
 
 def test_kick_open_the_door_goes_once_a_card_came_from_the_door(client):
