@@ -122,6 +122,23 @@ def test_can_i_sell_now_is_answered_for_this_seat_at_this_moment(client):
     assert _ask(table, me, "what is charity")["moment"] is None
 
 
+@pytest.mark.parametrize("lang, question", [
+    ("en", "can an elf help in a fight and get a level"),
+    ("ru", "может ли эльф помогать в бою и получить уровень"),
+    ("de", "kann ein Zwerg beim Kampf helfen"),
+])
+def test_a_question_about_a_race_or_class_asks_the_rule_not_this_seats_moment(client, lang, question):
+    from .helpers import ApiTable
+
+    table = ApiTable(client, "classic")
+    table.join("Ann")
+    table.join("Bob")
+    client.set_cookie("lang", lang)
+    body = _ask(table, "Ann", question)
+    assert body["moment"] is None  # no "No: there is no fight" on top of the Elf's rule
+    assert _ask(table, "Ann", {"en": "can i help", "ru": "могу ли я помочь", "de": "kann ich helfen"}[lang])["moment"]
+
+
 @pytest.mark.parametrize("lang, sell, run", [
     ("de", "kann ich jetzt verkaufen", "darf ich weglaufen"),
     ("fr", "je peux vendre maintenant", "je peux fuir"),

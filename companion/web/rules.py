@@ -189,8 +189,14 @@ def _moment(q: str, table: dict | None, lang: str = "en") -> dict | None:
     """At a table, a question about doing something ("can i sell now", "kann ich jetzt
     verkaufen") answered for this moment: the engine's verdict (``/check``) on the matching
     action for the asking seat, with the ruling it cites. None when there is no table, no
-    seat or no such action."""
+    seat, no such action, or the question names a race or class (a rule about them)."""
     if not table or not q.strip():
+        return None
+    # "can an elf help and get a level": a question about a race or a class asks the rule for
+    # it, not what this seat may do now (its verdict would answer a question nobody asked).
+    lang = normalize_lang(lang)
+    edition = shared.request_game(table["code"]).state["edition"]
+    if _race_class_stems(lang, edition) & set(lang_tokens(q, lang) if lang != "en" else tokens(q)):
         return None
     asked = set(tokens(q))
     word = next((word for word, _ in _MOMENT_ACTIONS if word in asked), None)
@@ -205,6 +211,21 @@ def _moment(q: str, table: dict | None, lang: str = "en") -> dict | None:
     state = shared.request_game(table["code"]).state
     verdict = words.verdict(state, action, Actor(player=me))
     return {"action": action, "verdict": verdict}
+
+
+@lru_cache(maxsize=64)
+def _race_class_stems(lang: str, edition: str) -> frozenset:
+    """The words of the edition's race and class names as printed in ``lang`` (the English
+    name where that language has none), as that language's tokenizer reads them ("эльф",
+    "Zwerg", "elves")."""
+    catalog = load_catalog()
+    stems: set = set()
+    for card in _catalog_cards(catalog):
+        if card.get("kind") not in ("race", "class") or card.get("set") != edition:
+            continue
+        name = (catalog.printed.name(card["id"], lang) if lang != "en" else None) or card["name"]
+        stems.update(lang_tokens(name, lang) if lang != "en" else tokens(name))
+    return frozenset(stems)
 
 
 @lru_cache(maxsize=2)
