@@ -169,6 +169,8 @@ def test_the_summary_counts_kills_deals_deaths_and_curses_from_the_log(app, clie
     assert rows["Ann"] == {"level": "10", "kills": "2", "helped": "0", "deals": "1", "deaths": "0", "curses": "0"}
     assert rows["Bob"] == {"level": "1", "kills": "0", "helped": "1", "deals": "1", "deaths": "0", "curses": "0"}
     assert rows["Cid"] == {"level": "1", "kills": "0", "helped": "0", "deals": "0", "deaths": "1", "curses": "2"}
+    # the curses a player suffered, and the column says so (not the curses they cast)
+    assert '<th scope="col">Curses taken</th>' in client.get(f"/games/{table.code}/summary").get_data(as_text=True)
     html = client.get(f"/games/{table.code}/summary").get_data(as_text=True)
     assert re.search(r'id="summary-winner"><svg class="icon icon-trophy"[^>]*>.*?</svg> Winner: Ann', html)
     assert "Deal kept: Ann pays Bob" in html  # the ledger
