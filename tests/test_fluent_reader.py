@@ -24,7 +24,7 @@ from __future__ import annotations
 import html
 import json
 import re
-from functools import cache
+from functools import cache, lru_cache
 
 import pytest
 
@@ -32,7 +32,7 @@ from companion import ROOT
 from companion.catalog import load_catalog
 from companion.engine.editions import EDITIONS
 
-from .helpers import TRANSLATED, ApiTable, VisibleText, catalog_po, own_phone
+from .helpers import TRANSLATED, ApiTable, CompiledTemplates, VisibleText, catalog_po, own_phone
 
 FLUENT = ROOT / "tests" / "fluent"
 CASTS = {"women": (("Anna", "female"), ("Clara", "female"), ("Dora", "female"), ("Erika", "female")),
@@ -135,6 +135,7 @@ def _names() -> tuple[str, ...]:
     return tuple(sorted(names, key=len, reverse=True))
 
 
+@lru_cache(maxsize=4)  # each page is read three times in a row (English, sex, quotes)
 def _visible_text(page: str) -> str:
     parser = VisibleText()
     parser.feed(page)
@@ -173,8 +174,9 @@ def evenings(tmp_path_factory):
 
     out = {}
     for cast in CASTS:
-        app = create_app({"TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False,
-                          "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp(cast)}/c.db"})
+        app = CompiledTemplates.share(create_app({
+            "TESTING": True, "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": False,
+            "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path_factory.mktemp(cast)}/c.db"}))
         out[cast] = list(_evening(app.test_client(), cast))
     return out
 
