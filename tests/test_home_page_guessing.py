@@ -7,12 +7,13 @@ from __future__ import annotations
 
 from companion import create_app
 
-from .helpers import ApiTable
+from .helpers import ApiTable, CompiledTemplates
 
 
 def make_app(tmp_path, **config):
-    return create_app({"TESTING": True, "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False,
-                       "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'home.db'}", **config})
+    return CompiledTemplates.share(create_app({"TESTING": True, "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False,
+                                               "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'home.db'}",
+                                               **config}))
 
 
 def test_cookies_naming_no_game_count_as_guesses(tmp_path):

@@ -9,13 +9,13 @@ import pytest
 
 from companion import create_app
 
-from .helpers import ApiTable, boris_won
+from .helpers import ApiTable, CompiledTemplates, boris_won
 
 
 @pytest.fixture
 def csrf_app(tmp_path):
-    return create_app({"TESTING": True, "SECRET_KEY": "x",
-                       "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'csrf.db'}"})
+    return CompiledTemplates.share(create_app({"TESTING": True, "SECRET_KEY": "x",
+                                               "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'csrf.db'}"}))
 
 
 def _token(html: str) -> str:

@@ -16,7 +16,7 @@ import pytest
 from companion import create_app
 from companion.web.security import safe_next
 
-from .helpers import ApiTable
+from .helpers import ApiTable, CompiledTemplates
 
 EVIL_NEXT = ["/\t/evil.example/", "//evil.example", "/\\evil.example", "https://evil.example",
              "/%09/evil.example", "/%2F/evil.example", "/%252F%252Fevil.example", "/\n/evil.example",
@@ -198,8 +198,9 @@ def make_app(tmp_path, monkeypatch, **env):
         monkeypatch.delenv(name, raising=False)
     for name, value in env.items():
         monkeypatch.setenv(name, value)
-    return create_app({"TESTING": True, "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'secure.db'}",
-                       "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": True})
+    return CompiledTemplates.share(create_app({
+        "TESTING": True, "COMPANION_DATABASE_URL": f"sqlite:///{tmp_path / 'secure.db'}",
+        "SECRET_KEY": "test-secret", "WTF_CSRF_ENABLED": True}))
 
 
 def csrf_from(html: str) -> str:

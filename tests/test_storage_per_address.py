@@ -13,7 +13,7 @@ from sqlalchemy import text
 from companion import create_app
 from companion.store.tables import _now
 
-from .helpers import ApiTable
+from .helpers import ApiTable, CompiledTemplates
 
 BOTH_DATABASES = True
 BUDGET = 400_000
@@ -23,8 +23,9 @@ BUDGET = 400_000
 def small_budget(database_url, monkeypatch, request):
     budget = getattr(request, "param", BUDGET)
     monkeypatch.setenv("COMPANION_MAX_BYTES_PER_ADDRESS", str(budget))
-    app = create_app({"TESTING": True, "COMPANION_DATABASE_URL": database_url, "SECRET_KEY": "x",
-                      "WTF_CSRF_ENABLED": False, "RATELIMIT_ENABLED": False})
+    app = CompiledTemplates.share(create_app({"TESTING": True, "COMPANION_DATABASE_URL": database_url,
+                                              "SECRET_KEY": "x", "WTF_CSRF_ENABLED": False,
+                                              "RATELIMIT_ENABLED": False}))
     yield app
     app.extensions["companion_store"].close()
 
