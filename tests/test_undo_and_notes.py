@@ -123,14 +123,27 @@ def test_an_offer_to_help_says_what_the_help_would_do(client):
     assert "With your help: <span class=\"muted\">still short by 8</span>" in _page(client, table, "Bob")
 
 
-def test_a_tie_won_by_a_warrior_says_so_not_a_win_by_0(client):
+def test_a_tie_won_by_a_warrior_says_so_once_not_a_win_by_0(client):
     table = ApiTable(client)
     table.join("Ann", "female")
     ann = table.ids["Ann"]
     table.act("host", {"type": "play", "player": ann, "card": "classic/warrior"})
     table.act("Ann", {"type": "fight", "player": ann, "monster": {**OGRE, "level": 1}})
     verdict = re.search(r'<p class="verdict win" id="verdict"[^>]*>(.*?)</p>', _page(client, table, "Ann"), re.S)
-    assert verdict and "Players win the tie" in verdict.group(1) and "win by" not in verdict.group(1)
+    said = verdict.group(1) if verdict else ""
+    assert "Players win the tie" in said and "win by" not in said and "a tie," not in said, said
+
+
+def test_a_history_line_names_who_did_it_only_when_someone_did(client):
+    table = ApiTable(client)
+    table.join("Ann", "female")
+    table.act("Ann", {"type": "level", "player": table.ids["Ann"], "delta": 1, "source": "adjust"})
+    history = re.search(r'<ol class="history">(.*?)</ol>',
+                        _page(client, table, "Ann", f"/games/{table.code}/history"), re.S).group(1)
+    lines = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", li)).strip()
+             for li in re.findall(r"<li[^>]*>(.*?)</li>", history, re.S)]
+    assert any(line.startswith("#1 Ann joins") for line in lines), lines  # no bare ":" for a join
+    assert any(line.startswith("#2 Ann: Ann: level 1 to 2") for line in lines), lines
 
 
 def test_kick_open_the_door_goes_once_a_card_came_from_the_door(client):
