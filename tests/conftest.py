@@ -18,7 +18,6 @@ from companion import create_app
 from companion.catalog import load_catalog
 from companion.engine.editions import EDITIONS
 
-from . import installing
 from .helpers import ApiTable, CompiledTemplates
 
 # No property test fails for being slow: on a loaded machine (CI on two cores, the browser
@@ -28,17 +27,6 @@ settings.load_profile("companion")
 
 
 BROWSER_TESTS = Path(__file__).parent / "browser"
-
-
-def pytest_collection_finish(session):
-    # Building and installing the wheel (tests/test_install_wheel.py) starts now, in the
-    # background, if this run has its tests: the first of them then waits for less or nothing.
-    if installing.wanted(session.items) and not session.config.option.collectonly:
-        installing.start(installing.shared_folder(session.config))
-
-
-def pytest_sessionfinish(session):
-    installing.finish()
 
 
 def pytest_collection_modifyitems(config, items):

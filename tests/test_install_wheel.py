@@ -9,9 +9,11 @@ Every wait is bounded and waits on a condition.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import zipfile
 from pathlib import Path
@@ -19,20 +21,42 @@ from pathlib import Path
 import pytest
 import requests
 
-from . import installing
 from .serving import free_port, serving
 
-ROOT = installing.ROOT
+ROOT = Path(__file__).resolve().parent.parent
 WAIT = 30  # seconds for the installed server to come up on a loaded machine
-run, clean_env = installing.run, installing.clean_env
+PIP = [sys.executable, "-m", "pip", "--disable-pip-version-check", "--no-input"]
+
+
+def run(command: list, **kwargs) -> subprocess.CompletedProcess:
+    done = subprocess.run(command, capture_output=True, text=True, timeout=300, **kwargs)
+    assert done.returncode == 0, f"{command}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done
+
+
+def clean_env(**extra: str) -> dict:
+    """The environment of someone who never saw the checkout: no venv, no PYTHONPATH, none of
+    the tests' COMPANION_* settings."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("COMPANION_", "PYTHON", "VIRTUAL_ENV", "XDG_"))}
+    env.update(extra)
+    return env
 
 
 @pytest.fixture(scope="session")
-def installed(request, tmp_path_factory):
-    """The wheel, and the venv it is installed in (tests/installing.py builds them once a run,
-    begun in the background when the tests are collected); ``work``: this worker's own folder."""
-    return {**installing.installed(installing.shared_folder(request.config)),
-            "work": tmp_path_factory.mktemp("install")}
+def installed(tmp_path_factory):
+    work = tmp_path_factory.mktemp("install")
+    dist = work / "dist"
+    run([*PIP, "wheel", "--quiet", "--no-deps", "--wheel-dir", str(dist), str(ROOT)], env=clean_env())
+    [wheel] = dist.glob("*.whl")
+    venv = work / "venv"
+    # No pip of its own in the new venv (ensurepip takes seconds): this pip installs into it.
+    run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
+    python = venv / "bin" / "python"
+    # With the redis extra, as a set-up of several processes installs it.
+    run([*PIP, "--python", str(python), "install", "--quiet", "--no-compile", f"{wheel}[redis]"],
+        env=clean_env())
+    return {"work": work, "wheel": wheel, "venv": venv, "python": python}
 
 
 def test_the_wheel_carries_the_package_and_the_top_level_data(installed):
