@@ -88,14 +88,19 @@ class Server:
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port)],
             env=self.env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 20
+        # Up to a minute: a start takes 3-4 s alone, and over 20 s when two test runs share this
+        # 2-core machine (every browser test of that worker then errored). It returns as soon as up.
+        deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break  # it exited: say why at once, not after the minute
             try:
                 if requests.get(self.url + "/", timeout=1).status_code == 200:
                     return
             except requests.RequestException:
                 time.sleep(0.1)
-        raise RuntimeError("the server did not start: " + (self.proc.stderr.read(2000).decode() if self.proc.poll() else ""))
+        raise RuntimeError("the server did not start: " + (self.proc.stderr.read(2000).decode()
+                                                           if self.proc.poll() is not None else ""))
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
