@@ -41,7 +41,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from reference import reference_seconds, scaled  # noqa: E402
-from serving import free_port, percentile, process_cpu_seconds_fine, running_server  # noqa: E402
+from serving import (free_port, percentile, process_cpu_seconds_fine, running_server,  # noqa: E402
+                     wait_until_up)
 
 TAP_TARGET = 0.015  # bench/refresh.py: server CPU per tap with six phones, at the 0.5 s reference
 ACTION_TARGET = 0.004  # bench/refresh.py: the action alone, round trip p95, at the 0.5 s reference
@@ -103,15 +104,7 @@ def bare_figures(repeat: int) -> dict[str, tuple[float, float]]:
                              stdout=subprocess.DEVNULL)
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                requests.get(base + "/text", timeout=1)
-                break
-            except requests.RequestException:
-                if child.poll() is not None or time.monotonic() > deadline:
-                    raise SystemExit("the bare server did not start")
-                time.sleep(0.1)
+        wait_until_up(child, base + "/text", "the bare server")
         session = requests.Session()
         count = iter(range(10**9))
         return {

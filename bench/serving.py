@@ -55,6 +55,22 @@ def process_cpu_seconds_fine(pid: int) -> float:
     return total / 1e9 if total else process_cpu_seconds(pid)
 
 
+def wait_until_up(process: subprocess.Popen, url: str, what: str) -> None:
+    """Until ``url`` answers; up to a minute (on this shared 2-core VM under a test run,
+    start-up took over 10 s). Exits the benchmark when the process ends or the minute passes."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            requests.get(url, timeout=1)
+            return
+        except requests.RequestException:
+            if process.poll() is not None:
+                raise SystemExit(f"{what} exited with {process.returncode} at start")
+            if time.monotonic() > deadline:
+                raise SystemExit(f"{what} did not answer on {url} within 60 s")
+            time.sleep(0.1)
+
+
 @dataclass
 class RunningServer:
     base: str  # e.g. http://127.0.0.1:54321
@@ -77,18 +93,7 @@ def running_server(**env: str) -> Iterator[RunningServer]:
     server = subprocess.Popen([sys.executable, "-m", "companion.cli", "serve", "--host", "127.0.0.1",
                                "--port", str(port)], env=env, stdout=subprocess.DEVNULL)
     try:
-        # Up to a minute: on this shared 2-core VM under a test run, start-up took over 10 s.
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                requests.get(base + "/", timeout=1)
-                break
-            except requests.RequestException:
-                if server.poll() is not None:
-                    raise SystemExit(f"companion serve exited with {server.returncode} at start")
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"companion serve did not answer on {base} within 60 s")
-                time.sleep(0.1)
+        wait_until_up(server, base + "/", "companion serve")
         yield RunningServer(base, server.pid)
     finally:
         server.terminate()
