@@ -300,7 +300,24 @@
     if (!d.shouldSwap || !d.target || d.target.id !== "live" || !shown || typeof d.serverResponse !== "string") return;
     found = ROOT_VERSION.exec(d.serverResponse);
     if (found && Number(found[1]) < Number(shown)) d.swapOverride = "none";
+    keepEditsOnLateAnswer(d);
   });
+
+  // Every answer put in #live keeps this player's edits (the keep-edits swap), the answer to
+  // their own tap too: it may come after the live update for the same change, when they have
+  // picked the next die already. The form they sent is sent, so it follows the server again.
+  // htmx looks a swap's extension up from the element that asked; when a live update has
+  // taken that form away meanwhile, nothing would be found and htmx would replace the whole
+  // part (every pick undone), so the swap is made here with #live itself as the asker.
+  function keepEditsOnLateAnswer(d) {
+    var asker = d.requestConfig && d.requestConfig.elt, form;
+    if (!asker || d.isError || !window.htmx || !window.Idiomorph) return;
+    form = asker.tagName === "FORM" ? asker : asker.closest && asker.closest("form");
+    if (form && form.isConnected) form.reset();
+    if (asker.isConnected) return;
+    d.shouldSwap = false;
+    htmx.swap(d.target, d.serverResponse, {swapStyle: d.swapOverride || "keep-edits"}, {contextElement: d.target});
+  }
 
   // The game page's sections (me, fight, table): links that work without JavaScript
   // (?tab=...), switched here in place. The choice lives on #game, outside the live part, so
