@@ -61,3 +61,30 @@ def test_the_form_i_sent_empties_and_what_i_typed_elsewhere_stays(server, phones
     expect(phone.locator("#monsters-strength")).to_have_text("19")
     expect(phone.locator("#enh-0")).to_have_value("")
     expect(phone.locator("#enh-1")).to_have_value("3")
+
+
+def test_a_second_tap_while_the_first_is_on_its_way_is_not_lost(server, phones):
+    table = Table(server, "classic")
+    ann = table.seat("Ann", "female", level=2)
+    table.seat("Bob")
+    (phone,) = phones(1)
+    table.open(phone, ann)
+    hand = table.state()["players"][0]["hand"]
+    # Her +1 level is on a slow network; she taps "one card more in hand" meanwhile.
+    held = []
+
+    def hold_the_first(route):
+        if held:
+            route.continue_()
+        else:
+            held.append((route, route.fetch()))
+
+    phone.route("**/act", hold_the_first)
+    phone.get_by_role("button", name="Level up").first.click()
+    expect(phone.locator("#my-level")).to_have_text("3")  # the live update shows it
+    phone.get_by_role("button", name="One card more in hand").click()
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    expect(phone.locator("#hand-count")).to_have_text(str(hand + 1))
+    assert table.state()["players"][0]["hand"] == hand + 1
+    phone.unroute("**/act")
