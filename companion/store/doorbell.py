@@ -208,8 +208,8 @@ class PostgresListener(_Watcher):
         super().__init__(doorbell, versions, linger=linger)
         self.connect = connect
         self.tick = 1.0  # seconds between looks at whether it is closed or idle
-        self.connections = 0  # how many times it connected (tests look)
-        self.backend_pid: int | None = None
+        self.connections = 0  # how many times it connected and caught up (tests look)
+        self.backend_pid: int | None = None  # the listening connection's, once caught up
 
     def run(self) -> None:
         backoff = 0.1
@@ -217,9 +217,11 @@ class PostgresListener(_Watcher):
             try:
                 with self.connect() as connection:
                     connection.execute(f"LISTEN {CHANNEL}")
+                    self.recheck()  # whatever was committed while nobody listened
+                    # Told once caught up: from here on only a notification rings (tests wait
+                    # on it before a change that must reach this process by LISTEN alone).
                     self.backend_pid = connection.info.backend_pid
                     self.connections += 1
-                    self.recheck()  # whatever was committed while nobody listened
                     backoff = 0.1
                     if self._listen(connection):
                         return
