@@ -13,6 +13,7 @@ from . import (api, assets, calculator, cards, errors, health, languages, limits
                security)
 from .card_words import card_name
 from .icons import icon
+from .power_forms import power_forms
 from .words import (install_template_words, localized_name, printed_name_html, quoted,
                     remember_language, say, set_name, term_word)
 
@@ -60,6 +61,7 @@ def _template_words(app: Flask) -> None:
     app.add_template_filter(localized_name, "printed_text")
     app.add_template_global(quoted, "quoted")  # the reader's language's quotation marks
     app.add_template_global(icon, "icon")  # {{ icon("skull") }}: an icon from static/icons.svg
+    app.add_template_global(power_forms, "power_forms")  # a power's many moves as one form
     app.after_request(remember_language)  # ?lang= is kept in the lang cookie for the next page
 
 

@@ -49,3 +49,33 @@ def test_a_warrior_berserks_on_her_phone_and_confirms_a_bad_stuff_done_by_hand(s
     note.get_by_role("button", name="Done").click()
     expect(note).to_have_count(0)
     assert table.state()["players"][0]["hand"] == 1
+
+
+def test_a_tails_thief_picks_the_item_and_the_cards_and_says_the_theft_worked(server, phones):
+    table = Table(server, "tails")
+    ann = table.seat("Ann", "female", {"kind": "class", "name": "Thief"})
+    bob = table.seat("Bob")
+    cy = table.seat("Cy")
+    table.act(ann, {"type": "set_hand", "player": ann, "count": 3})
+    for owner, item in ((bob, "Spork"), (bob, "Rubber Chicken"), (cy, "Soup Ladle")):
+        table.act(owner, {"type": "play", "player": owner, "card": {"kind": "item", "name": item, "slot": "1-hand"}})
+    (phone,) = phones(1)
+    table.open(phone, ann)
+    tab(phone, "me")
+
+    # One form per player she may rob, not a button per item x cards x outcome.
+    thefts = phone.locator("form.power-pick")
+    expect(thefts).to_have_count(2)
+    from_bob = thefts.filter(has_text="Theft: Bob")
+    from_bob.get_by_label("Item").select_option(label="Rubber Chicken")
+    from_bob.get_by_label("Cards to discard").select_option("1")
+    from_bob.scroll_into_view_if_needed()
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "powers-theft-picker-360x740.png"))
+    from_bob.get_by_role("button", name="It worked").click()
+
+    expect(phone.locator(".log")).to_contain_text("takes Rubber Chicken from Bob")
+    expect(phone.locator("#hand-count")).to_have_text("2")
+    players = {p["name"]: p for p in table.state()["players"]}
+    assert [c["card"]["name"] for c in players["Bob"]["cards"]] == ["Spork"]
+    assert "Rubber Chicken" in [c["card"]["name"] for c in players["Ann"]["cards"]]
