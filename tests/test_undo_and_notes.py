@@ -110,6 +110,26 @@ def test_a_player_cursed_by_someone_else_is_told_what_the_curse_did_until_the_tu
     assert 'data-call="cursed-' not in _page(client, table, "Ann")
 
 
+def test_a_player_robbed_by_a_thief_is_told_on_their_phone(client):
+    table = ApiTable(client)
+    for name, sex in (("Ann", "female"), ("Bob", "male"), ("Cid", "male")):
+        table.join(name, sex)
+    ids = table.ids
+    table.act("host", {"type": "play", "player": ids["Ann"], "card": "classic/thief"})
+    table.act("host", {"type": "set_hand", "player": ids["Ann"], "count": 3})
+    spoon = table.act("Bob", {"type": "play", "player": ids["Bob"],
+                              "card": {"kind": "item", "name": "Spoon", "slot": "1-hand"}})
+    iid = next(c["iid"] for c in spoon["state"]["players"][1]["cards"] if c["card"]["name"] == "Spoon")
+    table.act("Ann", {"type": "use_power", "player": ids["Ann"], "power": "thief-theft", "target": ids["Bob"],
+                      "item": iid, "from_hand": 1, "roll": 6})
+    bob = _page(client, table, "Bob")
+    assert 'data-call="power-on-me-' in bob and "takes Spoon from Bob" in bob
+    for other in ("Ann", "Cid"):  # the thief and a bystander get no call
+        assert 'data-call="power-on-me-' not in _page(client, table, other)
+    table.act("host", {"type": "set_turn", "player": ids["Bob"]})  # the turn moves on
+    assert 'data-call="power-on-me-' not in _page(client, table, "Bob")
+
+
 def test_an_offer_to_help_says_what_the_help_would_do(client):
     table = ApiTable(client)
     for name, sex in (("Ann", "female"), ("Bob", "male")):

@@ -274,16 +274,21 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
                     and entry.get("seq", 0) > started):
                 calls.append({"about": "help_declined", "key": f"help-declined-{entry.get('seq')}",
                               "player": focus, "fighter": said_no.get("to")})
-    # A curse someone else played on this player this turn: what it did, said on their phone
-    # (the log line's own words), until dismissed or the turn moves on.
+    # A curse someone else played on this player this turn, or a power used on them (a theft,
+    # a backstab): what it did, said on their phone (the log line's own words), until
+    # dismissed or the turn moves on.
     turn_began = max((e.get("seq", 0) for e in state.get("log", ())
                       if (e.get("event") or {}).get("kind") in TURN_EVENTS), default=0)
     for entry in state.get("log", ()):
-        cursed = entry.get("event") or {}
-        if (cursed.get("kind") == "curse" and cursed.get("player") == focus
-                and entry.get("actor") != focus and entry.get("seq", 0) > turn_began):
+        done = entry.get("event") or {}
+        if entry.get("actor") == focus or entry.get("seq", 0) <= turn_began:
+            continue
+        if done.get("kind") == "curse" and done.get("player") == focus:
             calls.append({"about": "cursed", "key": f"cursed-{entry.get('seq')}", "player": focus,
                           "entry": entry})
+        elif done.get("kind") == "power" and done.get("target") == focus and done.get("player") != focus:
+            calls.append({"about": "power_on_me", "key": f"power-on-me-{entry.get('seq')}",
+                          "player": focus, "entry": entry})
     my_turn = state.get("turn") == focus and not state.get("winners")
     dead = any(p["id"] == focus and p.get("dead") for p in state.get("players", ()))
     if my_turn and not fight and not dead:

@@ -105,8 +105,10 @@ def _use_power(state, action, actor, ctx):
     paid = _pay(power, player, hand, play, ctx)
     parts = _effect(state, power, player, target, monster, paid, action, actor, ctx)
     _remember(state, power, player, target, monster, paid["n"])
+    # The player it was used on (a theft, a backstab): their phone tells them.
+    on = {"target": target["id"]} if target is not None else {}
     return event("power", *parts, player=player["id"], name=player["name"], sex=player.get("sex"), power=said(power.name),
-                 power_id=power.id, cost=paid["said"], cards=paid["n"])
+                 power_id=power.id, cost=paid["said"], cards=paid["n"], **on)
 
 
 def _holds(player: dict, power: Power) -> bool:
