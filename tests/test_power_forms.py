@@ -59,3 +59,25 @@ def test_a_tails_thief_sees_a_theft_form_per_player_with_their_items_by_name(app
     assert '<select name="from_hand"><option value="0">0</option><option value="1">1</option>' in bobs
     assert 'name="succeeded" value="true"' in bobs and 'name="succeeded" value="false"' in bobs
     assert 'name="item"' in cys and '<select name="item">' not in cys  # one item: nothing to pick
+
+
+def test_a_power_waiting_says_the_rule_it_waits_on(app):
+    client = app.test_client()
+    table = ApiTable(client)
+    table.join("Ann", "female")
+    ann = table.ids["Ann"]
+    table.act("host", {"type": "play", "player": ann, "card": "classic/warrior"})
+    table.act("host", {"type": "set_hand", "player": ann, "count": 3})
+    phone = app.test_client()
+    phone.set_cookie(f"seat_{table.code}", table.tokens["Ann"])
+    # Out of a fight: Berserking waits for one.
+    waiting = re.search(r'<div class="power waiting">.*?</div>', fragment(phone, table.code), re.S)
+    said = " ".join(waiting.group(0).split()) if waiting else ""
+    assert "Not now: Berserking is used while a fight is being fought." in said
+    assert 'href="/rules/power-in-fight"' in said
+    table.act("Ann", {"type": "fight", "player": ann, "monster": {"kind": "monster", "name": "Ogre", "level": 9}})
+    table.act("Ann", {"type": "use_power", "player": ann, "power": "warrior-berserking", "from_hand": 1})
+    waiting = re.search(r'<div class="power waiting">.*?</div>', fragment(phone, table.code), re.S)
+    said = " ".join(waiting.group(0).split()) if waiting else ""
+    assert "Not now: Ann already used Berserking in this fight." in said
+    assert 'href="/rules/power-once-per-combat"' in said

@@ -199,6 +199,18 @@ class Options:
         """Whether an action of ``kind`` with these params is allowed now."""
         return self.lists(kind, accepted=True, **params)
 
+    def refusal(self, kind: str, /, **params: Any) -> tuple[str, dict | None] | None:
+        """Why the first entry of ``kind`` with these params that a rule refuses is refused:
+        ``(rule id, what in this game broke it as a said)``; None when no rule refuses one (a
+        power waiting for its moment says which rule it waits on)."""
+        found = self._of(kind)
+        for index in self._matching(kind, params):
+            if self._verdict(kind, index, found[index][1]):
+                violation = self._check.violation(found[index][1])
+                if violation is not None:
+                    return violation.rule, violation.detail_said
+        return None
+
     def may_try(self, kind: str, /, **params: Any) -> bool:
         """Whether one is allowed, or refused by a rule (a control that explains the rule
         when pressed), in one pass. Not once the game is won: the page says who won, and a
@@ -306,6 +318,18 @@ class _Checker:
             return violation.rule
         except EngineError:
             return ""
+        return None
+
+    def violation(self, action: dict) -> RuleViolation | None:
+        """The rule's refusal itself, with what broke it (asked again: only for the few
+        moves a page explains)."""
+        with self.lock:
+            try:
+                self.check(action)
+            except RuleViolation as violation:
+                return violation
+            except EngineError:
+                return None
         return None
 
 

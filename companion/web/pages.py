@@ -162,7 +162,7 @@ def _allowed_context(state: dict, actor: Actor, **kwargs) -> dict:
     found = shared.options(state, actor, **kwargs)
     return {"allowed": found.allowed, "refused": found.refused, "can": found.can,
             "may_try": found.may_try, "receivers": found.receivers, "power_moves": found.power_moves,
-            "options": found}
+            "refusal": found.refusal, "options": found}
 
 
 @bp.route("/join/<code>", methods=["GET", "POST"])

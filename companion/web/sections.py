@@ -28,7 +28,7 @@ from . import shared
 
 KEPT = 1024  # sections per process: one per (game, seat, sheet shown, language)
 CSRF_PLACEHOLDER = "csrf-placeholder-7f3a"
-QUESTIONS = ("can", "may_try", "receivers", "power_moves")  # the engine's answers a section may ask for
+QUESTIONS = ("can", "may_try", "receivers", "power_moves", "refusal")  # the engine's answers a section may ask for
 
 
 class SectionInputError(RuntimeError):
