@@ -143,6 +143,19 @@ def test_an_offer_to_help_says_what_the_help_would_do(client):
     assert "With your help: <span class=\"muted\">still short by 8</span>" in _page(client, table, "Bob")
 
 
+def test_an_offer_to_help_from_a_volunteer_tells_the_fighter_what_it_would_do(client):
+    table = ApiTable(client)
+    for name, sex in (("Ann", "female"), ("Bob", "male")):
+        table.join(name, sex)
+    ids = table.ids
+    table.act("host", {"type": "level", "player": ids["Bob"], "delta": 3, "source": "adjust"})
+    table.act("Ann", {"type": "fight", "player": ids["Ann"], "monster": OGRE})  # 1 against 3
+    table.act("Bob", {"type": "help", "player": ids["Bob"]})  # Bob offers from his phone
+    ann = _page(client, table, "Ann")
+    assert 'data-call="help-offer-' in ann
+    assert 'If Bob helps: <span class="good">would win by 2</span>' in " ".join(ann.split())
+
+
 def test_a_tie_won_by_a_warrior_says_so_once_not_a_win_by_0(client):
     table = ApiTable(client)
     table.join("Ann", "female")
