@@ -208,6 +208,10 @@
       else {
         row.setAttribute("data-asked", "");
         why(row, "data-moved");
+        // Its Send is the player's "yes, anyway": the level tap's own check that the level
+        // is still the one the page showed (_seen) would only ask a second time.
+        var seen = row.querySelector('input[name="_seen"]');
+        if (seen) seen.remove();
       }
     });
     sendWaiting();

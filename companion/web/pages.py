@@ -9,6 +9,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 from flask import Blueprint, make_response, redirect, render_template, request, url_for
+from flask_babel import gettext
 
 from companion.catalog import load_catalog
 from companion.engine import Actor, EngineError
@@ -398,10 +399,33 @@ def _after_change(code: str, done: str | None = None, undoable: bool = False):
 # a wrong tap is one tap away from undone, whatever it was.
 
 
+def _counted_elsewhere(state: dict, form, actor) -> str | None:
+    """What to say when a level tap was drawn from a level another device has changed since:
+    the player and the host both tapping +1 for one kill would count it twice. The level
+    buttons carry the level their page showed (``_seen``) and its version (``_version``); a
+    change by this same device since (its own quick second tap) is not in the way. None: go on.
+    Not a game rule (the engine's): a question of which tap the table meant."""
+    if form.get("type") != "level":
+        return None
+    seen, version = form.get("_seen", type=int), form.get("_version", type=int)
+    player = next((p for p in state["players"] if p["id"] == form.get("player", type=int)), None)
+    if seen is None or version is None or player is None or player["level"] == seen:
+        return None
+    me = "host" if actor.host else actor.player
+    if all(e.get("actor") == me for e in state.get("log", ()) if e.get("seq", 0) > version):
+        return None
+    return gettext("%(name)s's level changed on another phone meanwhile: it is %(level)s now. "
+                   "Nothing was added; tap again if you meant to change it once more.",
+                   name=player["name"], level=player["level"])
+
+
 @bp.post("/games/<code>/act")
 def act(code):
     code = normal_code(code)
     actor, _ = shared.cookie_actor(code)
+    meanwhile = _counted_elsewhere(shared.request_game(code).state, request.form, actor)
+    if meanwhile:
+        return _meanwhile(code, meanwhile)
     action = action_from_form(request.form)
     # A refusal becomes a notice in place (htmx) or the error page, in companion/web/errors.py.
     # The game as shared.cookie_actor read it is tried first (the write's version check
@@ -409,6 +433,17 @@ def act(code):
     _new, happened = store().apply_event(code, action, actor, read=shared.request_game(code))
     _changed()
     return _after_change(code, done=words.text(happened), undoable=True)
+
+
+def _meanwhile(code: str, message: str):
+    """A tap not sent on (``_counted_elsewhere``): a notice on the page (htmx), which the live
+    update has brought up to date already; without JavaScript, the page again with it."""
+    if is_htmx():
+        response = make_response(render_template("_notice.html", message=message), 409)
+        response.headers["HX-Retarget"] = "#notice"
+        response.headers["HX-Reswap"] = "innerHTML"
+        return response
+    return make_response(render_template("error.html", status=409, code=code, message=message), 409)
 
 
 @bp.get("/games/<code>/reach")

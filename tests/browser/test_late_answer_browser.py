@@ -88,3 +88,29 @@ def test_a_second_tap_while_the_first_is_on_its_way_is_not_lost(server, phones):
     expect(phone.locator("#hand-count")).to_have_text(str(hand + 1))
     assert table.state()["players"][0]["hand"] == hand + 1
     phone.unroute("**/act")
+
+
+def test_one_kill_counted_on_two_phones_at_once_is_counted_once(server, phones):
+    table = Table(server, "classic")
+    ann = table.seat("Ann", "female")
+    table.seat("Bob")
+    ann_phone, host_phone = phones(2)
+    table.open(ann_phone, ann)
+    expect(ann_phone.locator("#my-level")).to_have_text("1")
+    # Ann's page is slow to fetch its update (held), so it still shows level 1 when the
+    # host counts her kill from his phone, and she taps +1 for the same kill.
+    held = []
+    ann_phone.route("**/live*", lambda route: held.append(route))
+    table.let_in(host_phone.context, ann, host=True)
+    host_phone.goto(f"{server.url}/games/{table.code}?player={ann}")
+    host_phone.get_by_role("button", name="Level up").click()
+    expect(host_phone.locator("#my-level")).to_have_text("2")
+    ann_phone.get_by_role("button", name="Level up").click()
+    expect(ann_phone.locator("#notice")).to_contain_text(
+        "Ann's level changed on another phone meanwhile: it is 2 now.")
+    assert table.state()["players"][0]["level"] == 2
+    # Her page catches up (the held fetches go on): 2, and +1 from here counts.
+    ann_phone.unroute("**/live*")
+    expect(ann_phone.locator("#my-level")).to_have_text("2")
+    ann_phone.get_by_role("button", name="Level up").click()
+    expect(ann_phone.locator("#my-level")).to_have_text("3")
