@@ -27,6 +27,7 @@ import re
 import unicodedata
 from typing import Annotated, Any, Literal, Optional, Union, get_args
 
+from anyascii import anyascii
 from pydantic import (AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, StrictBool,
                       StrictInt, ValidationError, model_validator)
 
@@ -92,8 +93,10 @@ def normalize_kind(value: Any) -> Any:
 
 
 def slugify(text: str) -> str:
-    """``"3,872 Orcs"`` -> ``"3872-orcs"``; ``"Help Me Out Here!"`` -> ``"help-me-out-here"``."""
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    """``"3,872 Orcs"`` -> ``"3872-orcs"``; ``"Help Me Out Here!"`` -> ``"help-me-out-here"``;
+    a name in another script in Latin letters (anyascii): ``"Шлем отваги"`` -> ``"shlem-otvagi"``
+    (a Russian table's own monster or item has an id, as an English one does)."""
+    text = anyascii(unicodedata.normalize("NFKC", text)).encode("ascii", "ignore").decode("ascii")
     text = text.lower().replace("&", " and ").replace("'", "").replace(",", "")
     return re.sub(r"[^a-z0-9]+", "-", text).strip("-")
 
