@@ -58,13 +58,16 @@ def bearer_actor(code: str) -> Actor:
 
 def cookie_actor(code: str) -> tuple[Actor, int | None]:
     """(Actor, this phone's seat's player id) from the pages' cookies: the host cookie acts
-    as host; the seat cookie is the phone's own player. Worked out once per request and kept
+    as host; the seat cookie is the phone's own player (both, on a host's phone with a seat). Worked out once per request and kept
     on ``g`` (flaskr's ``g.user`` habit): the seat's throttle asks before the view does."""
     if g.get("actor_code") != code:
         seat = token_actor(code, request.cookies.get(f"seat_{code}"))
         host = token_actor(code, request.cookies.get(f"host_{code}"))
         g.actor_code = code
-        g.actor = (Actor(host=True), seat.player) if host.host else (seat, seat.player)
+        # A host who also plays is both: their own seat's moves are a player's (an offer to
+        # help waits for the fighter's yes, a card played leaves their hand), and the host may
+        # still act for anyone.
+        g.actor = (Actor(host=True, player=seat.player), seat.player) if host.host else (seat, seat.player)
     return g.actor
 
 

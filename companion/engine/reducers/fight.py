@@ -250,7 +250,8 @@ def _help(state, action, actor, ctx):
     player = find_player(state, action.player)
     forced = action.forced
     fighter = find_player(state, fight["fighter"])
-    if not forced and not actor.may_act_for(fighter["id"]):
+    own_offer = actor.player == player["id"] != fighter["id"]  # from the helper's own seat (a host's too)
+    if not forced and (own_offer or not actor.may_act_for(fighter["id"])):
         # Offered from the helper's own phone: the fighter decides whether to take it.
         fight["volunteers"] = list(fight.get("volunteers") or ()) + [player["id"]]
         return event("help_offered", player=player["id"], name=player["name"], sex=player.get("sex"), to=fighter["id"],
@@ -311,7 +312,7 @@ def _decline_help(state, action, actor, ctx):
     fighter = find_player(state, fight["fighter"])
     helper = find_player(state, action.player)
     fight["volunteers"] = [pid for pid in fight["volunteers"] if pid != helper["id"]]
-    if actor.player == helper["id"] and not actor.may_act_for(fighter["id"]):
+    if actor.player == helper["id"] != fighter["id"]:  # taken back from the helper's own seat
         return event("withdraw_help", player=helper["id"], name=helper["name"], sex=helper.get("sex"), to=fighter["id"])
     return event("decline_help", player=helper["id"], name=helper["name"], sex=helper.get("sex"), to=fighter["id"],
                  fighter=fighter["name"])
