@@ -110,6 +110,18 @@ def test_a_player_cursed_by_someone_else_is_told_what_the_curse_did_until_the_tu
     assert 'data-call="cursed-' not in _page(client, table, "Ann")
 
 
+def test_a_curse_taken_back_by_undo_no_longer_alarms_its_victim(client):
+    table = ApiTable(client)
+    for name, sex in (("Ann", "female"), ("Bob", "male")):
+        table.join(name, sex)
+    ids = table.ids
+    table.act("host", {"type": "level", "player": ids["Ann"], "delta": 3, "source": "adjust"})
+    table.act("Bob", {"type": "play", "player": ids["Ann"], "card": "classic/duck-of-doom"})
+    assert 'data-call="cursed-' in _page(client, table, "Ann")
+    assert table.request("POST", "undo", "host").status_code == 200
+    assert 'data-call="cursed-' not in _page(client, table, "Ann")
+
+
 def test_a_player_robbed_by_a_thief_is_told_on_their_phone(client):
     table = ApiTable(client)
     for name, sex in (("Ann", "female"), ("Bob", "male"), ("Cid", "male")):

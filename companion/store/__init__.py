@@ -595,6 +595,8 @@ class Store:
                 actor_player=last.actor_player, undo_data=jsontext.loads(last.state_before),
                 event=jsontext.loads(last.data))
             restored, happened = take_back(state, taken, actor)
+            # Which log line it takes back (its seq): a call that line raised on a phone goes.
+            happened = {**happened, "undid": last.version}
             # An undone join takes its seat row, and so its token, with it.
             present = {p["id"] for p in restored["players"]}
             drop = [p["id"] for p in state["players"] if p["id"] not in present] if last.kind == "join" else []

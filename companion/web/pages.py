@@ -280,9 +280,11 @@ def _addressed_to(state: dict, focus: int | None) -> dict:
     # dismissed or the turn moves on.
     turn_began = max((e.get("seq", 0) for e in state.get("log", ())
                       if (e.get("event") or {}).get("kind") in TURN_EVENTS), default=0)
+    undone = {(e.get("event") or {}).get("undid") for e in state.get("log", ())
+              if (e.get("event") or {}).get("kind") == "undo"}
     for entry in state.get("log", ()):
         done = entry.get("event") or {}
-        if entry.get("actor") == focus or entry.get("seq", 0) <= turn_began:
+        if entry.get("actor") == focus or entry.get("seq", 0) <= turn_began or entry.get("seq") in undone:
             continue
         if done.get("kind") == "curse" and done.get("player") == focus:
             calls.append({"about": "cursed", "key": f"cursed-{entry.get('seq')}", "player": focus,
