@@ -37,6 +37,16 @@ def test_a_backstab_on_any_of_five_players_is_one_form_and_berserking_stays_thre
     assert power_forms(berserks) == [{"move": m} for m in berserks]
 
 
+def test_moves_that_take_the_cards_number_are_one_form_with_one_field_for_it():
+    # Tails Berserking: the bonus is on the card. Three buttons had three bonus fields, and a
+    # bonus typed in one was lost when another was tapped.
+    berserks = [{"player": 1, "power": "warrior-berserking", "from_hand": n, "needs": ["bonus"]}
+                for n in (1, 2, 3)]
+    (form,) = power_forms(berserks)
+    assert form == {"fixed": {"player": 1, "power": "warrior-berserking"},
+                    "choices": {"from_hand": [1, 2, 3]}, "needs": ["bonus"]}
+
+
 def test_a_tails_thief_sees_a_theft_form_per_player_with_their_items_by_name(app):
     client = app.test_client()
     table = ApiTable(client, "tails")

@@ -270,7 +270,7 @@ def public(edition_id: str) -> dict[str, dict]:
     # Frozen: shared by every page of the edition, and put into words once per language.
     return freeze({p.id: {"name": said(p.name), "summary": said(p.summary), "kind": p.kind,
                           "holder": p.holder, "passive": p.passive, "action": p.action,
-                          "rolls": p.rolls, "table_bonus": p.table_bonus,
+                          "rolls": p.rolls, "table_bonus": p.table_bonus, "effect": p.effect,
                           "pays_with_cards": p.cost.least > 0 or p.cost.whole_hand}
                    for p in for_edition(edition_id).values()})
 

@@ -11,7 +11,7 @@ tap."""
 from __future__ import annotations
 
 CHOICES = ("target", "monster", "item", "from_hand", "succeeded")  # what a form lets the player pick
-BUTTONS_AT_MOST = 3  # Berserking's 1, 2 or 3 cards stay three buttons
+BUTTONS_AT_MOST = 3  # classic Berserking's 1, 2 or 3 cards stay three buttons
 
 
 def power_forms(moves: list[dict]) -> list[dict]:
@@ -28,7 +28,10 @@ def power_forms(moves: list[dict]) -> list[dict]:
         groups.setdefault(key, []).append(move)
     forms: list[dict] = []
     for key, group in groups.items():
-        if len(group) <= BUTTONS_AT_MOST:
+        # A move that takes a number from the table (a die, the bonus on the card) is one
+        # form with one field for it: a field per button was typed in and then another
+        # button tapped, and the number was lost.
+        if len(group) == 1 or (len(group) <= BUTTONS_AT_MOST and not group[0].get("needs")):
             forms.extend({"move": move} for move in group)
             continue
         fixed, choices = dict(key), {}

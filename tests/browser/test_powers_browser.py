@@ -79,3 +79,21 @@ def test_a_tails_thief_picks_the_item_and_the_cards_and_says_the_theft_worked(se
     players = {p["name"]: p for p in table.state()["players"]}
     assert [c["card"]["name"] for c in players["Bob"]["cards"]] == ["Spork"]
     assert "Rubber Chicken" in [c["card"]["name"] for c in players["Ann"]["cards"]]
+
+
+def test_a_tails_warrior_berserks_with_the_bonus_on_her_card_in_one_form(server, phones):
+    table = Table(server, "tails")
+    ann = table.seat("Ann", "female", {"kind": "class", "name": "Warrior"})
+    table.act(ann, {"type": "set_hand", "player": ann, "count": 4})
+    table.act(ann, {"type": "fight", "player": ann,
+                    "monster": {"kind": "monster", "name": "Angry Goose", "level": 8, "treasures": 1}})
+    (phone,) = phones(1)
+    table.open(phone, ann)
+    expect(phone.locator("#players-strength")).to_have_text("1")
+    # One form: how many cards, the bonus printed on her card, one button.
+    berserk = phone.locator("#tab-fight form.power-pick").filter(has_text="Berserking")
+    berserk.get_by_label("Cards to discard").select_option("2")
+    berserk.get_by_label("Bonus on your card").fill("3")
+    berserk.get_by_role("button", name="Use it").click()
+    expect(phone.locator("#players-strength")).to_have_text("4")
+    expect(phone.locator("#hand-count")).to_have_text("2")
