@@ -304,6 +304,8 @@ def test_a_dead_players_sheet_says_so_and_lists_what_the_rules_refuse():
     # Each rule the sheet names is one the engine really refuses with.
     assert g.refused("Bob", type="play", player=bob, card=item("Sword")).rule == "dead-no-cards"
     assert g.refused("Bob", type="level", player=bob, delta=1, source="card").rule == "dead-no-cards"
+    # Nor is a dead player cursed: a curse is a card played on them.
+    assert g.refused("Ann", type="play", player=bob, card="classic/duck-of-doom").rule == "dead-no-cards"
     g("Ann", type="fight", player=ann, monster=RAT)
     assert g.refused("Bob", type="help", player=bob).rule == "dead-cannot-help"
     g.refused("Bob", BadAction, type="die", player=bob)  # dying twice makes no sense

@@ -114,6 +114,12 @@ def _check_put(state: dict, target: dict, card: dict, actor, ctx: Context) -> No
     if kind == "go-up-a-level":
         check_level(state, target, target["level"] + card.get("levels", 1), "card", ctx.rules)
         return
+    # A dead player receives no card for any reason (Oz, Spell Skool, Russia, Tails: Death):
+    # a curse played on them included (ruling dead-no-cards, as the official FAQ reads it;
+    # classic's rulebook is silent and follows it).
+    if kind == "curse" and target["dead"]:
+        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
+                            name=target["name"], sex=target["sex"])
     if kind == "curse" or divine.is_divine_intervention(card):
         return
     fighting = in_fight(state) and state["combat"]["fighter"] == target["id"]
