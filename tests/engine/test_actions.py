@@ -381,6 +381,30 @@ def test_bribes_only_from_the_fighter_and_only_what_the_fight_yields():
     assert g.refused("Ann", type="offer", to=g.ids["Bob"], items=[999]).rule == "bribe-own-items"
 
 
+def test_once_someone_helps_every_other_offer_lapses_both_ways():
+    # Cid offers from his phone, Ann offers bribes to Bob and Cid; Bob takes his: one helper,
+    # so Cid's offer and Ann's to Cid are gone (accepting one of them again would name a
+    # second helper, or the same one twice).
+    g = Game("classic")
+    ann, bob, cid = g.ids["Ann"], g.ids["Bob"], g.ids["Cid"]
+    g("Ann", type="fight", player=ann, monster={"kind": "monster", "name": "Rat", "level": 9, "treasures": 2})
+    g("Cid", type="help", player=cid)
+    g("Ann", type="offer", to=bob, treasures=1)
+    g("Ann", type="offer", to=cid, treasures=1)
+    g("Bob", type="accept_offer", player=bob)
+    fight = g.state["combat"]
+    assert fight["helper"] == bob and fight["volunteers"] == [] and fight["offers"] == []
+    g.refused("Ann", BadAction, type="accept_help", player=cid)
+    g.refused("Cid", BadAction, type="accept_offer", player=cid)
+    # And the other way: a free offer taken lets the fighter's bribes lapse.
+    g("host", type="close_fight")
+    g("Ann", type="fight", player=ann, monster={"kind": "monster", "name": "Rat", "level": 9, "treasures": 2})
+    g("Ann", type="offer", to=bob, treasures=1)
+    g("Cid", type="help", player=cid)
+    g("Ann", type="accept_help", player=cid)
+    assert g.state["combat"]["offers"] == []
+
+
 def test_promised_items_move_to_the_helper_when_the_fight_is_won():
     g = Game("classic")
     ann, bob = g.ids["Ann"], g.ids["Bob"]

@@ -265,7 +265,8 @@ def _help(state, action, actor, ctx):
 def _join_as_helper(fight: dict, player: dict, forced: bool) -> None:
     fight["helper"] = player["id"]
     fight["helper_forced"] = forced
-    fight["volunteers"] = []  # one helper: the other offers lapse
+    fight["volunteers"] = []  # one helper: the other offers lapse,
+    fight["offers"] = []  # and the fighter's bribes offered to others
 
 
 def _volunteer(state: dict, fight: dict, pid: int) -> dict:

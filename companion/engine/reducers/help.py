@@ -53,6 +53,7 @@ def _accept_offer(state, action, actor, ctx):
     fight["helper_forced"] = False
     fight["deal"] = offer
     fight["offers"] = []
+    fight["volunteers"] = []  # one helper: the offers made from other phones lapse too
     return event("accept_offer", player=player["id"], name=player["name"], sex=player.get("sex"), to=fight["fighter"],
                  terms=deals.offer_terms(offer))
 
