@@ -408,3 +408,15 @@ def test_a_table_chooses_level_20_at_creation_and_the_host_can_set_it_back_while
     assert client.get(f"/api/games/{code}").get_json()["winning_level"] == 10
     assert "Play to level 20" in client.get(f"/games/{code}/host").get_data(as_text=True)
     assert "The table now plays to level 10" in client.get(f"/games/{code}/history").get_data(as_text=True)
+
+
+def test_the_level_races_labels_stay_at_their_levels_and_only_the_crowded_bottom_moves():
+    from companion.web.level_race import _spread
+
+    # The leader alone at the top, four players bunched at the bottom of a short chart: the
+    # four make room upwards, the leader's label stays beside the leader's line.
+    placed = _spread([10, 100, 100, 100, 100], 0, 110, 11)
+    assert placed[0] == 10
+    assert placed[1:] == [77, 88, 99, 110]
+    assert all(b - a >= 11 for a, b in zip(placed, placed[1:]))
+    assert _spread([20, 50], 0, 110, 11) == [20, 50]  # room enough: nobody moves

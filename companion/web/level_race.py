@@ -26,11 +26,14 @@ def _spread(wanted: list[float], low: float, high: float, gap: float) -> list[fl
     """Label positions as near as possible to ``wanted`` (sorted), at least ``gap`` apart and
     within [low, high]."""
     placed: list[float] = []
-    for y in wanted:
+    for y in wanted:  # down the chart: each label below the one above
         placed.append(max(y, placed[-1] + gap) if placed else max(y, low))
-    overflow = placed[-1] - high if placed else 0
-    if overflow > 0:  # pushed past the bottom: move the whole stack up, keeping the gaps
-        placed = [y - overflow for y in placed]
+    # Up from the bottom, only those pushed past it and as far as needed: the leader's label
+    # stays at its level (moving the whole stack up put "Bob 6" at the 7 line).
+    limit = high
+    for i in range(len(placed) - 1, -1, -1):
+        placed[i] = min(placed[i], limit)
+        limit = placed[i] - gap
     return placed
 
 
