@@ -63,6 +63,11 @@ def test_the_table_screen_for_six_during_a_fight_and_at_the_end(server, browser,
         _checks(page, size)
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"table-six-fight-{screen}.png"))
+        # Beside the fight, "Latest" keeps its lines (the join QR steps down meanwhile).
+        whole, lines = page.evaluate("""() => { const box = document.querySelector('.tv-lines').getBoundingClientRect();
+            const lines = [...document.querySelectorAll('.tv-lines li')];
+            return [lines.filter(li => li.getBoundingClientRect().bottom <= box.bottom + 1).length, lines.length]; }""")
+        assert whole == lines, f"{whole} of the {lines} lines of Latest whole beside the fight"
 
         # Ann wins: the fight is over, and the game.
         table.act(ids["Ann"], {"type": "resolve"})
