@@ -110,6 +110,22 @@ def test_a_player_cursed_by_someone_else_is_told_what_the_curse_did_until_the_tu
     assert 'data-call="cursed-' not in _page(client, table, "Ann")
 
 
+def test_a_curse_the_app_cannot_carry_out_tells_its_victim_to_do_it_by_hand(client):
+    table = ApiTable(client)
+    for name, sex in (("Ann", "female"), ("Bob", "male")):
+        table.join(name, sex)
+    ids = table.ids
+    table.act("host", {"type": "play", "player": ids["Ann"], "card": "classic/elf"})
+    table.act("Bob", {"type": "play", "player": ids["Ann"], "card": "classic/lose-your-race"})
+    ann = _page(client, table, "Ann")
+    assert "Ann is cursed: Lose Your Race; the table does what the card says by hand" in " ".join(ann.split())
+    # A curse the app carries out says what it did, not that.
+    table.act("host", {"type": "level", "player": ids["Ann"], "delta": 3, "source": "adjust"})
+    table.act("Bob", {"type": "play", "player": ids["Ann"], "card": "classic/duck-of-doom"})
+    assert "Duck of Doom; level" in table.state()["log"][-1]["text"]
+    assert "by hand" not in table.state()["log"][-1]["text"]
+
+
 def test_a_curse_taken_back_by_undo_no_longer_alarms_its_victim(client):
     table = ApiTable(client)
     for name, sex in (("Ann", "female"), ("Bob", "male")):

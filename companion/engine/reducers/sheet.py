@@ -226,7 +226,15 @@ def _curse(state: dict, target: dict, card: dict, ctx: Context) -> dict:
     if outcome["nothing"]:
         parts.append(said(N_("nothing to affect, so it does nothing (%(why)s)"),
                           why=outcome["nothing"]))
+    if not any(card.get(k) for k in CURSE_FACTS):
+        # A curse whose doing no fact of the catalog says (Lose Your Race, Income Tax): the
+        # log, and the victim's phone, say that the table does it, not that nothing happened.
+        parts.append(said(N_("the table does what the card says by hand")))
     return event("curse", *parts, player=target["id"], name=target["name"], card=card["name"], sex=sex)
+
+
+# The facts of a curse card the engine carries out (``sheet.apply_curse``, kept curses' effects).
+CURSE_FACTS = ("lose_levels", "change_sex", "lose_slot", "effects", "bonus")
 
 
 event_words("discard", N_("%(name)s discards %(cards)s"))
