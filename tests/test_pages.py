@@ -136,6 +136,23 @@ def test_a_monster_page_asks_the_engine_whether_this_phone_may_fight_it(client):
     assert "Fight this monster" in client.get(f"/cards/classic/drooling-slime?game={table.code}").get_data(as_text=True)
 
 
+def test_a_monster_whose_level_the_catalog_lacks_is_fought_with_the_level_on_the_tables_card(client):
+    import html as markup
+    import re
+
+    table = ApiTable(client, "tails")
+    ann = table.join("Ann")
+    client.set_cookie(f"seat_{table.code}", ann["token"])
+    page = client.get(f"/cards/tails/chihuahua?game={table.code}").get_data(as_text=True)
+    assert 'name="level"' in page and "Level printed on your card" in page
+    fields = markup.unescape(re.search(r'name="_fields" value="([^"]*)">Fight this monster', page).group(1))
+    r = client.post(f"/games/{table.code}/act", data={"_fields": fields, "level": "3", "source": "door",
+                                                      "next": f"/games/{table.code}"})
+    assert r.status_code == 303, r.get_data(as_text=True)
+    monster = table.state()["combat"]["monsters"][0]
+    assert (monster["name"], monster["level"]) == ("Chihuahua", 3)
+
+
 # --- a finished game and a finished fight --------------------------------------------------
 
 def test_the_winners_phone_says_they_won_and_another_says_who(client):

@@ -137,7 +137,7 @@ def card_page(set_, name_id):
     special = ("divine-intervention" if divine.is_divine_intervention(card)
                else card.get("played_as") if card.get("kind") == "other" else None)
     context = {"card": card, "special": special, "card_names": card_names.other_names(card), "state": None, "me": None, "actor": None, "players": {}, "focus": None,
-               "fight_verdict": None, "allowed": {}, "refused": {}}
+               "fight_verdict": None, "fight_with_level": False, "allowed": {}, "refused": {}}
     if state:
         actor, me = shared.cookie_actor(state["code"])
         public = words.public_state(state)
@@ -154,6 +154,10 @@ def card_page(set_, name_id):
             # (a monster whose level the catalog lacks cannot be fought from here: it says so).
             context["fight_verdict"] = words.verdict(
                 state, {"type": "fight", "player": me, "monster": card_id}, Actor(player=me))
+            # A monster whose level the catalog lacks (its printings differ): fought here with
+            # the level printed on the table's card, when the engine would take one.
+            context["fight_with_level"] = card.get("level") is None and words.verdict(
+                state, {"type": "fight", "player": me, "monster": card_id, "level": 1}, Actor(player=me))["allowed"]
     return render_template("cards/card.html", **context)
 
 
