@@ -313,11 +313,26 @@
   // htmx looks a swap's extension up from the element that asked; when a live update has
   // taken that form away meanwhile, nothing would be found and htmx would replace the whole
   // part (every pick undone), so the swap is made here with #live itself as the asker.
+  // The fields a tap sent, noted when it leaves: a live update meanwhile may have rebuilt
+  // their form and moved them (idiomorph keeps an element with an id), so they are put back
+  // one by one, wherever they are now, not through the form.
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var config = e.detail.requestConfig, asker = config && config.elt;
+    var form = asker && (asker.tagName === "FORM" ? asker : asker.closest && asker.closest("form"));
+    if (form) config.sentFields = [].slice.call(form.elements);
+  });
+  function backToDefault(el) {
+    if (el.type === "hidden" || el.tagName === "BUTTON" || el.tagName === "FIELDSET") return;
+    if (el.tagName === "SELECT") {
+      var i = [].findIndex.call(el.options, function (o) { return o.defaultSelected; });
+      el.selectedIndex = i < 0 ? 0 : i;
+    } else if (el.type === "checkbox" || el.type === "radio") el.checked = el.defaultChecked;
+    else if ("defaultValue" in el) el.value = el.defaultValue;
+  }
   function keepEditsOnLateAnswer(d) {
-    var asker = d.requestConfig && d.requestConfig.elt, form;
+    var asker = d.requestConfig && d.requestConfig.elt;
     if (!asker || d.isError || !window.htmx || !window.Idiomorph) return;
-    form = asker.tagName === "FORM" ? asker : asker.closest && asker.closest("form");
-    if (form && form.isConnected) form.reset();
+    (d.requestConfig.sentFields || []).forEach(backToDefault);
     if (asker.isConnected) return;
     d.shouldSwap = false;
     htmx.swap(d.target, d.serverResponse, {swapStyle: d.swapOverride || "keep-edits"}, {contextElement: d.target});

@@ -114,3 +114,30 @@ def test_one_kill_counted_on_two_phones_at_once_is_counted_once(server, phones):
     expect(ann_phone.locator("#my-level")).to_have_text("2")
     ann_phone.get_by_role("button", name="Level up").click()
     expect(ann_phone.locator("#my-level")).to_have_text("3")
+
+
+def test_a_late_answer_puts_back_the_fields_of_the_form_sent_even_when_the_update_rebuilt_it(server, phones):
+    # Natasha offers Boris other treasures than suggested; her page shows
+    # the offer from the live update before the answer to her tap comes: the offer form then
+    # shows the suggestion again, not what she sent (a later offer would send it again).
+    table = Table(server, "russia")
+    natasha = table.seat("Natasha", "female", level=2)
+    boris = table.seat("Boris", "male", {"kind": "item", "name": "Boris's things", "bonus": 4,
+                                         "slot": "other", "gold": 0}, level=6)
+    table.act(natasha, {"type": "fight", "player": natasha,
+                        "monster": {"kind": "monster", "name": "Bear", "level": 12, "treasures": 4}})
+    (phone,) = phones(1)
+    table.open(phone, natasha, f"/games/{table.code}?tab=fight")
+    row = phone.locator(f'#helpers li[data-helper="{boris}"]')
+    suggested = row.get_by_label("Treasures").input_value()
+    sent = "3" if suggested != "3" else "2"
+    held = []
+    phone.route("**/act", lambda route: held.append((route, route.fetch())))
+    row.get_by_label("Treasures").fill(sent)
+    row.get_by_role("button", name="Offer").click()
+    expect(phone.locator(".log")).to_contain_text(f"Natasha offers Boris: {sent} treasures")  # the live update
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    phone.unroute("**/act")
+    expect(phone.locator('.toast[data-toast="undo"]')).to_be_visible()
+    expect(row.get_by_label("Treasures")).to_have_value(suggested)
