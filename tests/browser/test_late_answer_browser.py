@@ -4,9 +4,34 @@ die for the second monster sent as 1 when the player had picked 2 (the late answ
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import expect
 
 from .helpers import Table
+
+
+def hold_answers(page) -> list:
+    """Hold back the answers to this phone's taps: each tap reaches the server (the live
+    update shows it), its answer waits in the list until ``answer_of`` hands it over."""
+    held: list = []
+
+    def hold(route):
+        entry = [route, None]
+        held.append(entry)
+        entry[1] = route.fetch()
+
+    page.route("**/act", hold)
+    return held
+
+
+def answer_of(page, held, n: int = 0):
+    """The held tap ``n`` and its answer, once the server has answered it (waited for)."""
+    deadline = time.monotonic() + 15
+    while not (len(held) > n and held[n][1] is not None):
+        assert time.monotonic() < deadline, "the held tap never got its answer"
+        page.wait_for_timeout(20)  # lets Playwright's handlers run: a wait on the condition above
+    return held[n]
 
 
 def test_a_late_answer_to_my_tap_keeps_the_die_i_picked_since(server, phones):
@@ -25,15 +50,13 @@ def test_a_late_answer_to_my_tap_keeps_the_die_i_picked_since(server, phones):
 
     # The answer to her tap is held back (her phone's slow reply); the server has the change,
     # and the live update shows it first.
-    held = []
-    phone.route("**/act", lambda route: held.append((route, route.fetch())))
+    held = hold_answers(phone)
     goose.get_by_label("Real die result").select_option("6")
     goose.get_by_role("button", name="I rolled this").click()
     expect(goose).to_contain_text("escaped")
     # She picks her real die for the Gazebo; then the late answer arrives.
     gazebo.get_by_label("Real die result").select_option("2")
-    assert len(held) == 1
-    route, answer = held[0]
+    route, answer = answer_of(phone, held)
     route.fulfill(response=answer)
     phone.unroute("**/act")
     expect(phone.locator('.toast[data-toast="undo"]')).to_be_visible()
@@ -77,13 +100,15 @@ def test_a_second_tap_while_the_first_is_on_its_way_is_not_lost(server, phones):
         if held:
             route.continue_()
         else:
-            held.append((route, route.fetch()))
+            entry = [route, None]
+            held.append(entry)
+            entry[1] = route.fetch()
 
     phone.route("**/act", hold_the_first)
     phone.get_by_role("button", name="Level up").first.click()
     expect(phone.locator("#my-level")).to_have_text("3")  # the live update shows it
     phone.get_by_role("button", name="One card more in hand").click()
-    route, answer = held[0]
+    route, answer = answer_of(phone, held)
     route.fulfill(response=answer)
     expect(phone.locator("#hand-count")).to_have_text(str(hand + 1))
     assert table.state()["players"][0]["hand"] == hand + 1
@@ -131,12 +156,11 @@ def test_a_late_answer_puts_back_the_fields_of_the_form_sent_even_when_the_updat
     row = phone.locator(f'#helpers li[data-helper="{boris}"]')
     suggested = row.get_by_label("Treasures").input_value()
     sent = "3" if suggested != "3" else "2"
-    held = []
-    phone.route("**/act", lambda route: held.append((route, route.fetch())))
+    held = hold_answers(phone)
     row.get_by_label("Treasures").fill(sent)
     row.get_by_role("button", name="Offer").click()
     expect(phone.locator(".log")).to_contain_text(f"Natasha offers Boris: {sent} treasures")  # the live update
-    route, answer = held[0]
+    route, answer = answer_of(phone, held)
     route.fulfill(response=answer)
     phone.unroute("**/act")
     expect(phone.locator('.toast[data-toast="undo"]')).to_be_visible()
