@@ -4,6 +4,8 @@ curse they play from their hand leaves their hand. The host may still act for an
 
 from __future__ import annotations
 
+import re
+
 from .helpers import ApiTable
 
 
@@ -46,3 +48,18 @@ def test_a_curse_a_host_plays_from_her_hand_leaves_her_hand(client):
     tap(eva_phone, table, type="play", player=pat, card="classic/duck-of-doom", source="hand")
     players = {p["name"]: p for p in table.state()["players"]}
     assert players["Eva"]["hand"] == 5 and players["Pat"]["level"] == 2
+
+
+def test_the_hosts_phone_showing_a_players_sheet_says_whose_turn_it_is_not_your_turn(client):
+    table, _eva_phone = eva_hosts_and_plays(client)
+    pat = table.ids["Pat"]
+    table.act("host", {"type": "set_turn", "player": pat})
+    host = client.application.test_client()
+    host.set_cookie(f"host_{table.code}", table.host_token)
+    page = host.get(f"/games/{table.code}?player={pat}").get_data(as_text=True)
+    turn = re.search(r'<span class="hud-turn[^"]*" id="turn">(.*?)</span>', page, re.S).group(1)
+    assert "Your turn" not in turn and "Pat" in turn
+    pats = client.application.test_client()
+    pats.set_cookie(f"seat_{table.code}", table.tokens["Pat"])
+    page = pats.get(f"/games/{table.code}").get_data(as_text=True)
+    assert "Your turn" in re.search(r'id="turn">(.*?)</span>', page, re.S).group(1)
