@@ -22,7 +22,7 @@ from . import looting
 from .hand import draw_new_hand
 from .rules import RULEBOOK_WINNING_LEVEL, TableRules
 from .state import (
-    find_player, seat_order,
+    check_not_dead, find_player, seat_order,
 )
 from .vocab import LIVE_STAGES
 from .words import N_, event, event_words, said
@@ -145,9 +145,8 @@ def check_level(state: dict, player: dict, new_level: int, source: str, rules: T
     if new_level >= top and source != "kill":
         raise RuleViolation("level-ten-needs-kill", LEVEL_TEN_WORDS[source],
                             name=player["name"], sex=player.get("sex"), level=top)
-    if player["dead"] and new_level > player["level"]:
-        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"],
-                            sex=player["sex"])
+    if new_level > player["level"]:
+        check_not_dead(player)
 
 
 def set_level(state: dict, player: dict, new_level: int, source: str, rules: TableRules) -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 from .character import is_divine_intervention
 from .errors import BadAction, RuleViolation
 from .hand import add_to_hand
-from .state import find_player, next_looter
+from .state import check_not_dead, find_player, next_looter
 from .words import N_
 
 RULE = "death-looting"
@@ -84,9 +84,7 @@ def check_turn(state: dict, body: dict, looter: dict) -> None:
         waiting = find_player(state, first)
         raise RuleViolation(RULE, N_("%(name)s chooses first"), name=waiting["name"],
                             sex=waiting["sex"])
-    if looter["dead"]:
-        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
-                            name=looter["name"], sex=looter["sex"])
+    check_not_dead(looter)
 
 
 def check_take(state: dict, body: dict, looter: dict, *, instance: int | None = None,

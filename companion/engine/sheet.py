@@ -38,9 +38,14 @@ def can_equip_now(player: dict, card: dict, edition: Edition) -> bool:
     return True
 
 
+# The facts of a curse card the engine carries out: here, and a kept curse's effects and bonus.
+CURSE_FACTS = ("lose_levels", "change_sex", "lose_slot", "effects", "bonus")
+
+
 def apply_curse(player: dict, card: dict, edition: Edition) -> dict:
     """What a curse does to its victim; a curse on something the victim lacks does nothing
-    (``nothing`` is then why, a said).
+    (``nothing`` is then why, a said); ``by_hand``: no fact of the card says what it does
+    (Lose Your Race, Income Tax), so the table does it.
 
     ``candidates`` are the items the curse may take (classic, Curses: the victim picks when
     there are several); ``take`` is the one it takes at once when there is only one. A curse
@@ -50,7 +55,7 @@ def apply_curse(player: dict, card: dict, edition: Edition) -> dict:
     duration = card.get("duration", "once")
     outcome = {"levels": 0, "change_sex": bool(card.get("change_sex")),
                "keep": duration in ("next_fight", "lasting"), "candidates": [], "take": None,
-               "nothing": None}
+               "nothing": None, "by_hand": not any(card.get(k) for k in CURSE_FACTS)}
     wanted = card.get("lose_levels", 0)
     if wanted:
         outcome["levels"] = min(wanted, player["level"] - 1)

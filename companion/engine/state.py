@@ -197,6 +197,14 @@ def find_player(state: dict, pid: Any, field: str = "player") -> dict:
     raise BadAction(N_("There is no player %(player)s at this table."), player=pid)
 
 
+def check_not_dead(player: dict) -> None:
+    """A dead player receives no card and goes up no level until their next turn (rule
+    dead-no-cards: Oz, Spell Skool, Russia, Tails, Death; classic follows it)."""
+    if player["dead"]:
+        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
+                            name=player["name"], sex=player.get("sex"))
+
+
 def name_of(state: dict, pid: Any) -> str:
     """A player's name, seated or since removed (``state["left"]``: a winner who went home is
     still named as the winner); "?" for an id the table never had."""

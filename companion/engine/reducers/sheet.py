@@ -9,7 +9,7 @@ from ..errors import BadAction, Forbidden, RuleViolation
 from ..death import kill
 from ..hand import add_to_hand, card_source, take_from_hand
 from ..action_models import OneShotAction
-from ..state import find_card, find_player, next_id
+from ..state import check_not_dead, find_card, find_player, next_id
 from ..words import N_, event, event_words, said, said_plural
 
 event_words("play", N_("%(name)s plays %(card)s"))
@@ -114,22 +114,17 @@ def _check_put(state: dict, target: dict, card: dict, actor, ctx: Context) -> No
     if kind == "go-up-a-level":
         check_level(state, target, target["level"] + card.get("levels", 1), "card", ctx.rules)
         return
-    # A dead player receives no card for any reason (Oz, Spell Skool, Russia, Tails: Death):
-    # a curse played on them included (ruling dead-no-cards, as the official FAQ reads it;
-    # classic's rulebook is silent and follows it).
-    if kind == "curse" and target["dead"]:
-        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
-                            name=target["name"], sex=target["sex"])
-    if kind == "curse" or divine.is_divine_intervention(card):
+    if kind == "curse":  # a card played on them: the dead receive none (the official FAQ's reading)
+        check_not_dead(target)
+        return
+    if divine.is_divine_intervention(card):
         return
     fighting = in_fight(state) and state["combat"]["fighter"] == target["id"]
     # A one-shot may lie on the table in front of its owner, to be sold or played later
     # (Tails, One-Shot Treasures); in the owner's own fight it goes straight into the fight.
     if kind in ("monster", "enhancer") or (kind == "one-shot" and fighting):
         raise BadAction(PLAY_IN_FIGHT[kind], card=card["name"])
-    if target["dead"]:
-        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
-                            name=target["name"], sex=target["sex"])
+    check_not_dead(target)
     in_the_fight = in_fight(state) and target["id"] in (state["combat"]["fighter"], state["combat"].get("helper"))
     if kind == "item" and in_the_fight:  # the fighter and the helper alike (Oz, Tails: Combat)
         raise RuleViolation("no-equip-in-combat", N_("items cannot be brought into a fight already on"))
@@ -226,15 +221,10 @@ def _curse(state: dict, target: dict, card: dict, ctx: Context) -> dict:
     if outcome["nothing"]:
         parts.append(said(N_("nothing to affect, so it does nothing (%(why)s)"),
                           why=outcome["nothing"]))
-    if not any(card.get(k) for k in CURSE_FACTS):
-        # A curse whose doing no fact of the catalog says (Lose Your Race, Income Tax): the
-        # log, and the victim's phone, say that the table does it, not that nothing happened.
+    if outcome["by_hand"]:  # the log, and the victim's phone, say so: not that nothing happened
         parts.append(said(N_("the table does what the card says by hand")))
     return event("curse", *parts, player=target["id"], name=target["name"], card=card["name"], sex=sex)
 
-
-# The facts of a curse card the engine carries out (``sheet.apply_curse``, kept curses' effects).
-CURSE_FACTS = ("lose_levels", "change_sex", "lose_slot", "effects", "bonus")
 
 
 event_words("discard", N_("%(name)s discards %(cards)s"))
@@ -365,9 +355,7 @@ def _give_check(state, action, actor, ctx):
     fight = state.get("combat")
     if in_fight(state) and {player["id"], receiver["id"]} & {fight["fighter"], fight.get("helper")}:
         raise RuleViolation("no-trade-in-combat", N_("one of you is in a fight"))
-    if receiver["dead"]:
-        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
-                            name=receiver["name"], sex=receiver["sex"])
+    check_not_dead(receiver)
     sheet.check_not_owed(player, [entry["iid"]])
     character.check_play(receiver, entry["card"], ctx.edition)
     sheet.check_big_extra_receiver(state, player, entry, receiver, ctx.edition)
@@ -411,9 +399,7 @@ event_words("draw_several", N_("%(name)s draws cards face down: %(n)s"))
 def _draw_check(state, action, actor, ctx):
     """A dead character receives no cards (rule dead-no-cards)."""
     player = own(state, action, actor)
-    if player["dead"]:
-        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"),
-                            name=player["name"], sex=player["sex"])
+    check_not_dead(player)
 
 
 @reducer("draw")

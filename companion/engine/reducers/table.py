@@ -12,8 +12,8 @@ from ..core import (begin_turn, check_level, checks, in_fight, level_event, next
 from ..errors import BadAction, Forbidden, RuleViolation, TableLocked
 from ..hand import add_to_hand, new_hand, take_from_hand
 from ..rules import TableRules
-from ..state import (add_player, check_new_player, choice_field, clean_name, find_player,
-                     refuse_lookalike)
+from ..state import (add_player, check_new_player, check_not_dead, choice_field, clean_name,
+                     find_player, refuse_lookalike)
 from ..vocab import FASTER_PLAY, LISTEN_AT_THE_DOOR, OFFICIAL_UPDATES, SHARED_VICTORY
 from ..words import N_, event, event_words, said, said_plural
 
@@ -142,8 +142,8 @@ event_words("set_hand", N_("%(name)s: %(cards)s"), log=False)
 @checks("set_hand")
 def _set_hand_check(state, action, actor, ctx):
     player = own(state, action, actor)
-    if player["dead"] and action.count > player["hand"]:
-        raise RuleViolation("dead-no-cards", N_("%(name)s is dead until the next turn"), name=player["name"], sex=player.get("sex"))
+    if action.count > player["hand"]:
+        check_not_dead(player)
 
 
 @reducer("set_hand")
