@@ -34,14 +34,28 @@ def answer_of(page, held, n: int = 0):
     return held[n]
 
 
-def test_a_late_answer_to_my_tap_keeps_the_die_i_picked_since(server, phones):
+def release_answer(page, held) -> None:
+    """The first held answer arrives now; the phone shows it (its undo toast)."""
+    route, answer = answer_of(page, held)
+    route.fulfill(response=answer)
+    page.unroute("**/act")
+    expect(page.locator('.toast[data-toast="undo"]')).to_be_visible()
+
+
+def ann_fights_goose_and_gazebo(server, goose: int, gazebo: int) -> tuple[Table, int]:
+    """Ann (level 4) fights an Angry Goose and a Gazebo of these levels; Bob watches."""
     table = Table(server, "classic")
     ann = table.seat("Ann", "female", level=4)
     table.seat("Bob")
     table.act(ann, {"type": "fight", "player": ann,
-                    "monster": {"kind": "monster", "name": "Angry Goose", "level": 12, "treasures": 1}})
+                    "monster": {"kind": "monster", "name": "Angry Goose", "level": goose, "treasures": 1}})
     table.act(ann, {"type": "add_monster",
-                    "monster": {"kind": "monster", "name": "Gazebo", "level": 14, "treasures": 1}})
+                    "monster": {"kind": "monster", "name": "Gazebo", "level": gazebo, "treasures": 1}})
+    return table, ann
+
+
+def test_a_late_answer_to_my_tap_keeps_the_die_i_picked_since(server, phones):
+    table, ann = ann_fights_goose_and_gazebo(server, 12, 14)
     table.act(ann, {"type": "resolve"})  # she loses: running away from both
     (phone,) = phones(1)
     table.open(phone, ann, f"/games/{table.code}?tab=fight")
@@ -56,10 +70,7 @@ def test_a_late_answer_to_my_tap_keeps_the_die_i_picked_since(server, phones):
     expect(goose).to_contain_text("escaped")
     # She picks her real die for the Gazebo; then the late answer arrives.
     gazebo.get_by_label("Real die result").select_option("2")
-    route, answer = answer_of(phone, held)
-    route.fulfill(response=answer)
-    phone.unroute("**/act")
-    expect(phone.locator('.toast[data-toast="undo"]')).to_be_visible()
+    release_answer(phone, held)
     expect(gazebo.get_by_label("Real die result")).to_have_value("2")
 
     gazebo.get_by_role("button", name="I rolled this").click()
@@ -67,13 +78,7 @@ def test_a_late_answer_to_my_tap_keeps_the_die_i_picked_since(server, phones):
 
 
 def test_the_form_i_sent_empties_and_what_i_typed_elsewhere_stays(server, phones):
-    table = Table(server, "classic")
-    ann = table.seat("Ann", "female", level=4)
-    table.seat("Bob")
-    table.act(ann, {"type": "fight", "player": ann,
-                    "monster": {"kind": "monster", "name": "Angry Goose", "level": 6, "treasures": 1}})
-    table.act(ann, {"type": "add_monster",
-                    "monster": {"kind": "monster", "name": "Gazebo", "level": 8, "treasures": 2}})
+    table, ann = ann_fights_goose_and_gazebo(server, 6, 8)
     (phone,) = phones(1)
     table.open(phone, ann, f"/games/{table.code}?tab=fight")
     # She types a bonus for the Gazebo, then sends +5 on the Goose; the Goose's form was sent
@@ -160,8 +165,5 @@ def test_a_late_answer_puts_back_the_fields_of_the_form_sent_even_when_the_updat
     row.get_by_label("Treasures").fill(sent)
     row.get_by_role("button", name="Offer").click()
     expect(phone.locator(".log")).to_contain_text(f"Natasha offers Boris: {sent} treasures")  # the live update
-    route, answer = answer_of(phone, held)
-    route.fulfill(response=answer)
-    phone.unroute("**/act")
-    expect(phone.locator('.toast[data-toast="undo"]')).to_be_visible()
+    release_answer(phone, held)
     expect(row.get_by_label("Treasures")).to_have_value(suggested)
