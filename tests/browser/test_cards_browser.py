@@ -129,3 +129,16 @@ def test_the_player_who_added_a_house_card_takes_it_off_the_table_and_nobody_els
     remove.click()
     expect(ann_phone.locator(".search-results")).to_contain_text("None yet.")
     expect(ann_phone.locator(".search-results")).not_to_contain_text("Rubber Chicken")
+
+
+def test_a_monster_whose_level_the_catalog_lacks_is_fought_at_the_level_on_the_tables_card(server, phones):
+    table = Table(server, "tails")
+    ann = table.seat("Ann", "female")
+    (phone,) = phones(1)
+    table.open(phone, ann, f"/cards/tails/chihuahua?game={table.code}")
+    phone.get_by_label("Level printed on your card").fill("3")
+    shot(phone, "cards-level-unknown-360")
+    phone.get_by_role("button", name="Fight this monster").click()
+    phone.wait_for_url(f"**/games/{table.code}*")
+    expect(phone.locator("#monsters-strength")).to_have_text("3")
+    expect(phone.locator("#fight-h")).to_contain_text("Chihuahua")

@@ -59,8 +59,9 @@ def test_a_tails_thief_picks_the_item_and_the_cards_and_says_the_theft_worked(se
     table.act(ann, {"type": "set_hand", "player": ann, "count": 3})
     for owner, item in ((bob, "Spork"), (bob, "Rubber Chicken"), (cy, "Soup Ladle")):
         table.act(owner, {"type": "play", "player": owner, "card": {"kind": "item", "name": item, "slot": "1-hand"}})
-    (phone,) = phones(1)
+    phone, bob_phone = phones(2)
     table.open(phone, ann)
+    table.open(bob_phone, bob)
     tab(phone, "me")
 
     # One form per player she may rob, not a button per item x cards x outcome.
@@ -79,6 +80,11 @@ def test_a_tails_thief_picks_the_item_and_the_cards_and_says_the_theft_worked(se
     players = {p["name"]: p for p in table.state()["players"]}
     assert [c["card"]["name"] for c in players["Bob"]["cards"]] == ["Spork"]
     assert "Rubber Chicken" in [c["card"]["name"] for c in players["Ann"]["cards"]]
+    # Bob is told on his phone, on top, with what was taken.
+    robbed = bob_phone.locator('#calls .call[data-call^="power-on-me-"]')
+    expect(robbed).to_contain_text("takes Rubber Chicken from Bob", timeout=5000)
+    expect(robbed).to_be_in_viewport()
+    bob_phone.screenshot(path=str(ARTIFACTS / "powers-theft-victim-told-360x740.png"))
 
 
 def test_a_tails_warrior_berserks_with_the_bonus_on_her_card_in_one_form(server, phones):
